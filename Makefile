@@ -1,0 +1,43 @@
+# Explain Analyzer. `make run` to try it, `make test` to check it.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+WEB_CONCURRENCY ?= 2
+
+.PHONY: venv setup run serve test lint bench clean
+
+# The venv is rebuilt only when the requirements change.
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+# Database schema, static files and the site's content (notes).
+setup: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+run: setup
+	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+# Production-like: gunicorn, DEBUG off, whitenoise. Needs a real SECRET_KEY, or LOCAL_TRIAL=1.
+serve: setup
+	DEBUG=0 $(PY) -m config.serve_guard
+	DEBUG=0 $(VENV)/bin/gunicorn config.wsgi:application --bind 127.0.0.1:$(PORT) \
+		--workers $(WEB_CONCURRENCY) --access-logfile - --forwarded-allow-ips 127.0.0.1
+
+lint: venv
+	$(VENV)/bin/ruff check .
+
+test: venv lint
+	$(PY) manage.py makemigrations --check --dry-run --verbosity 0
+	$(VENV)/bin/pytest
+
+bench: venv
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,26 @@
+"""EXPLAIN parser and annotator. Pure Python: importing this package needs no Django.
+
+    >>> from analyzer import analyze
+    >>> analyze(text).to_dict()      # the /api/v1/analyze/ JSON
+
+`parse()` turns a paste into a `Plan` (or raises `ParseError`), `annotate()` adds the
+glossary annotations and plan-level findings, `analyze()` does both.
+"""
+
+from analyzer.analysis import DEFAULT_MAX_BYTES, PARSER_VERSION, analyze
+from analyzer.annotator import annotate
+from analyzer.parser import parse
+from analyzer.plan import Analysis, Annotation, Finding, ParseError, Plan
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "PARSER_VERSION",
+    "Analysis",
+    "Annotation",
+    "Finding",
+    "ParseError",
+    "Plan",
+    "analyze",
+    "annotate",
+    "parse",
+]

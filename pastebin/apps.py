@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PastebinConfig(AppConfig):
+    name = "pastebin"
+    verbose_name = "Saved explains"

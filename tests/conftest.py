@@ -1,0 +1,45 @@
+"""Shared test set-up.
+
+Tests marked `postgres` or `browser` skip with a printed reason when PostgreSQL or
+Chromium is missing, unless REQUIRE_POSTGRES=1 / REQUIRE_BROWSER=1 (set by .ci/run):
+then they fail, so CI never skips them silently.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+
+
+def _on_postgres() -> bool:
+    from django.conf import settings
+
+    return "postgresql" in settings.DATABASES["default"]["ENGINE"]
+
+
+REQUIREMENTS = {
+    "postgres": (_on_postgres, "needs PostgreSQL: set DATABASE_URL=postgres://… to run it", "REQUIRE_POSTGRES"),
+    "browser": (CHROMIUM.exists, f"needs Chromium at {CHROMIUM} (apt-get install chromium)", "REQUIRE_BROWSER"),
+}
+
+
+def pytest_runtest_setup(item):
+    for marker, (available, reason, env) in REQUIREMENTS.items():
+        if marker in item.keywords and not available():
+            if os.environ.get(env, "") not in ("", "0"):
+                pytest.fail(f"{reason}; {env}=1 makes this test mandatory")
+            pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_storage(settings):
+    """Tests run without collectstatic, so use the plain storage instead of the manifest one."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
