@@ -4,4 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("analyzer.urls")),
+    path("", include("pastebin.urls")),
+    path("", include("notes.urls")),
 ]
