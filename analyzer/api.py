@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
+from django.http import QueryDict
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, parsers, renderers, serializers, status
 from rest_framework.request import Request
@@ -39,6 +41,25 @@ class PlainTextParser(parsers.BaseParser):
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise exceptions.ParseError("The body is not valid UTF-8 text.") from exc
+
+
+class CurlFormParser(PlainTextParser):
+    """`curl --data-binary @plan.txt URL` labels the paste `application/x-www-form-urlencoded`.
+
+    Such a body is the raw paste, unless it is a real form whose `explain` field holds it.
+    """
+
+    media_type = "application/x-www-form-urlencoded"
+
+    def parse(self, stream, media_type=None, parser_context=None) -> str | dict:
+        text = super().parse(stream, media_type, parser_context)
+        if text.startswith("explain="):
+            try:
+                fields = QueryDict(text)
+            except SuspiciousOperation as exc:
+                raise exceptions.ParseError("The form body has too many fields.") from exc
+            return {key: fields.get(key) for key in fields}
+        return text
 
 
 class LimitedJSONParser(parsers.JSONParser):
@@ -99,7 +120,7 @@ def analyze_or_error(text: str, query: str | None):
 
 
 class AnalyzeView(APIView):
-    parser_classes = [PlainTextParser, LimitedJSONParser]
+    parser_classes = [PlainTextParser, LimitedJSONParser, CurlFormParser]
     renderer_classes = [renderers.JSONRenderer, PlainTextRenderer]
 
     @extend_schema(

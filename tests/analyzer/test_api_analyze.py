@@ -80,3 +80,26 @@ def test_accept_text_plain_gives_clean_table(client):
 
 def test_get_is_405(client):
     assert client.get("/api/v1/analyze/").status_code == 405
+
+
+def test_curl_default_form_content_type_is_read_as_the_paste(client):
+    # curl --data-binary sends application/x-www-form-urlencoded unless told otherwise.
+    response = client.post("/api/v1/analyze/", CLEAN, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    assert response.json()["rows"][0]["table"] == "employees"
+
+
+def test_real_form_with_explain_field(client):
+    from urllib.parse import urlencode
+
+    body = urlencode({"explain": CLEAN, "query": "SELECT 1"})
+    response = client.post("/api/v1/analyze/", body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    assert response.json()["query"] == "SELECT 1"
+
+
+@pytest.mark.parametrize("content_type", ["application/xml", "application/octet-stream", "image/png"])
+def test_unsupported_content_types_are_415(client, content_type):
+    response = client.post("/api/v1/analyze/", CLEAN, content_type=content_type)
+    assert response.status_code == 415
+    assert "error" in response.json()
