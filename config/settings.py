@@ -120,6 +120,15 @@ EXPLAIN_MAX_BYTES = env_int("EXPLAIN_MAX_BYTES", 1024 * 1024)
 # Django's own request body cap must leave room for the form's other fields.
 DATA_UPLOAD_MAX_MEMORY_SIZE = EXPLAIN_MAX_BYTES + 256 * 1024
 
+# Anonymous explain creation through the API, per client IP, in DRF's syntax (N/second|minute|hour|day).
+API_CREATE_RATE = os.environ.get("API_CREATE_RATE", "").strip() or "30/minute"
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # The API's rate-limit counters, in the database so every gunicorn worker shares them
+    # (the table is created by the pastebin migrations).
+    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pastebin_throttle_cache"},
+}
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG and SECRET_KEY != DEV_SECRET_KEY)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
