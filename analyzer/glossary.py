@@ -10,6 +10,7 @@ reference (MySQL 5.x-9.x, MariaDB 5.3-11.x); URLs prefer pages that were actuall
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -1361,6 +1362,11 @@ def match(column: str, value: str | None) -> Term | None:
     """
     if not isinstance(column, str) or not isinstance(value, str):
         return None
+    # Plans repeat the same few short values; long ones skip the cache so it stays small.
+    return _cached_lookup(column, value) if len(value) <= 200 else _lookup(column, value)
+
+
+def _lookup(column: str, value: str) -> Term | None:
     col = _COLUMN_ALIASES.get(column.strip().lower())
     if col is None:
         return None
@@ -1374,3 +1380,6 @@ def match(column: str, value: str | None) -> Term | None:
         if term.pattern.match(text):
             return term
     return None
+
+
+_cached_lookup = functools.lru_cache(maxsize=2048)(_lookup)
