@@ -1,5 +1,28 @@
-from django.urls import path  # noqa: F401
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from pastebin import api, views
 
 app_name = "pastebin"
 
-urlpatterns: list = []
+# Any slug-like text reaches the views, which answer 404 (never existed) or 410 (gone).
+SLUG = r"(?P<slug>[A-Za-z0-9_-]{1,64})"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("analyze/", views.analyze, name="analyze"),
+    path("recent/", views.recent, name="recent"),
+    path("search/", views.search, name="search"),
+    re_path(rf"^e/{SLUG}/$", views.detail, name="detail"),
+    re_path(rf"^e/{SLUG}/raw/$", views.raw, name="raw"),
+    re_path(rf"^e/{SLUG}/delete/$", views.delete, name="delete"),
+    re_path(rf"^e/{SLUG}/report/$", views.report, name="report"),
+    re_path(r"^api/v1/explains/?$", api.ExplainListCreate.as_view(), name="api-list"),
+    re_path(rf"^api/v1/explains/{SLUG}/?$", api.ExplainDetail.as_view(), name="api-detail"),
+    re_path(r"^api/v1/schema/?$", SpectacularAPIView.as_view(), name="api-schema"),
+    re_path(
+        r"^api/v1/docs/?$",
+        SpectacularSwaggerSplitView.as_view(url_name="pastebin:api-schema", template_name="pastebin/swagger_ui.html"),
+        name="api-docs",
+    ),
+]

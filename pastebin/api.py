@@ -1,0 +1,166 @@
+"""REST API for saved explains: create, read, list public ones, delete with the token."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics, renderers, status
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from analyzer.api import LimitedJSONParser, PlainTextParser, PlainTextRenderer, read_explain, too_large_error
+from pastebin import lookup, serializers
+from pastebin.models import Explain
+from pastebin.saving import SaveError, delete_explain, save_explain
+from pastebin.throttles import CreateRateThrottle
+from pastebin.tokens import token_matches
+
+
+class AnyBodyAsTextParser(PlainTextParser):
+    """Any other body (curl's default form encoding, or none declared) is read as the raw paste."""
+
+    media_type = "*/*"
+
+
+class GoneError(exceptions.APIException):
+    status_code = status.HTTP_410_GONE
+    default_detail = "This explain is gone."
+    default_code = "gone"
+
+
+class NewestFirst(CursorPagination):
+    page_size = 20
+    max_page_size = 100
+    page_size_query_param = "page_size"
+    ordering = ("-created_at", "-slug")
+
+
+def wants_plain_link(request: Request) -> bool:
+    """Answer a creation with just the permalink: asked for with `Accept: text/plain`, and the
+    default for a client that declares neither what it accepts nor a content type of its own
+    (`curl --data-binary @plan.txt URL`)."""
+    if isinstance(request.accepted_renderer, PlainTextRenderer):
+        return True
+    accept = request.META.get("HTTP_ACCEPT", "").strip()
+    content_type = request.content_type.split(";")[0].strip().lower()
+    return accept in ("", "*/*") and content_type in ("", "application/x-www-form-urlencoded")
+
+
+def _save_error(exc: SaveError) -> exceptions.APIException:
+    return too_large_error() if exc.too_large else exceptions.ParseError(exc.message)
+
+
+CREATE_DESCRIPTION = """Save an explain and get its permalink.
+
+Send the paste as the `text/plain` body (options `query`, `title`, `expires`, `visibility`,
+`anonymize`, `improves_on` as query parameters), or as JSON. With `Accept: text/plain` the answer
+is the permalink and a newline. The `delete_token` is shown only in this answer."""
+
+
+class ExplainListCreate(generics.ListCreateAPIView):
+    parser_classes = [PlainTextParser, LimitedJSONParser, AnyBodyAsTextParser]
+    renderer_classes = [renderers.JSONRenderer, PlainTextRenderer]
+    pagination_class = NewestFirst
+
+    def get_queryset(self):
+        return Explain.objects.public()
+
+    def get_throttles(self):
+        return [CreateRateThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        summary="List public explains, newest first",
+        parameters=[OpenApiParameter("cursor", str, description="Opaque cursor from `next`/`previous`.")],
+        responses={200: serializers.ExplainSummaryOutput(many=True)},
+    )
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([serializers.summary_data(e, request) for e in page])
+
+    @extend_schema(
+        summary="Save an explain",
+        description=CREATE_DESCRIPTION,
+        request={"text/plain": str, "application/json": serializers.ExplainCreateInput},
+        parameters=[
+            OpenApiParameter(name, str, required=False, description=f"With a text/plain body: `{name}`.")
+            for name in ("query", "title", "expires", "visibility", "anonymize", "improves_on")
+        ],
+        responses={
+            201: serializers.ExplainCreatedOutput,
+            400: serializers.ErrorOutput,
+            413: serializers.ErrorOutput,
+            429: serializers.ErrorOutput,
+        },
+    )
+    def post(self, request: Request, *args, **kwargs) -> Response | HttpResponse:
+        text, query = read_explain(request)
+        options = serializers.ExplainOptions(
+            data=request.data if isinstance(request.data, dict) else request.query_params
+        )
+        options.is_valid(raise_exception=True)
+        values = options.validated_data
+        try:
+            saved = save_explain(
+                text,
+                query=query,
+                title=values["title"],
+                expires=values["expires"],
+                visibility=values["visibility"],
+                anonymize_names=values["anonymize"],
+                improves_on=values["improves_on"],
+            )
+        except SaveError as exc:
+            raise _save_error(exc) from exc
+        data = serializers.created_data(saved.explain, saved.delete_token, request)
+        headers = {"Location": data["url"]}
+        if wants_plain_link(request):
+            return HttpResponse(
+                data["url"] + "\n", status=201, content_type="text/plain; charset=utf-8", headers=headers
+            )
+        return Response(data, status=status.HTTP_201_CREATED, headers=headers)
+
+
+class ExplainDetail(generics.RetrieveDestroyAPIView):
+    renderer_classes = [renderers.JSONRenderer]
+
+    @extend_schema(
+        summary="Read a saved explain",
+        responses={200: serializers.ExplainDetailOutput, 404: serializers.ErrorOutput, 410: serializers.ErrorOutput},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        try:
+            explain = lookup.get_live_explain(slug)
+        except lookup.Gone as exc:
+            raise GoneError(exc.message) from exc
+        except Explain.DoesNotExist as exc:
+            raise exceptions.NotFound("There is no saved explain with this slug.") from exc
+        improvements = list(explain.improvements.live().values_list("slug", flat=True))
+        return Response(serializers.detail_data(explain, request, improvements))
+
+    @extend_schema(
+        summary="Delete a saved explain",
+        description="Needs the `X-Delete-Token` header with the token given at creation. "
+        "An expired or hidden explain can still be deleted with its token; without it the answer is 410.",
+        parameters=[OpenApiParameter("X-Delete-Token", str, OpenApiParameter.HEADER, required=True)],
+        responses={
+            204: OpenApiResponse(description="Deleted."),
+            403: serializers.ErrorOutput,
+            404: serializers.ErrorOutput,
+            410: serializers.ErrorOutput,
+        },
+    )
+    def delete(self, request: Request, slug: str) -> Response:
+        explain = lookup.find_explain(slug)
+        token = request.headers.get("X-Delete-Token", "").strip()
+        if explain is not None and token_matches(token, explain.delete_token_hash):
+            delete_explain(explain)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        reason = lookup.gone_reason(explain, slug)
+        if reason:
+            raise GoneError(reason)
+        if explain is None:
+            raise exceptions.NotFound("There is no saved explain with this slug.")
+        if not token:
+            raise exceptions.PermissionDenied("Send the delete token in the X-Delete-Token header.")
+        raise exceptions.PermissionDenied("The delete token is wrong.")

@@ -1,0 +1,92 @@
+"""Web forms: the paste form on the home page and the abuse report."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+
+from pastebin import expiry
+from pastebin.models import Explain, Visibility
+from pastebin.saving import NUL_MESSAGE
+
+
+def _no_nul(value: str) -> None:
+    if "\x00" in value:
+        raise forms.ValidationError(NUL_MESSAGE)
+
+
+class RawTextField(forms.CharField):
+    """A CharField that keeps the text exactly as sent: no stripping, and NUL refused up front."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strip=False, **kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            _no_nul(value)
+        return super().to_python(value)
+
+
+class ExplainForm(forms.Form):
+    explain = RawTextField(
+        label="EXPLAIN output",
+        widget=forms.Textarea(attrs={"rows": 14, "cols": 100, "spellcheck": "false", "autocomplete": "off"}),
+        help_text="Table, vertical (\\G), tab-separated, JSON or tree output, as pasted from your client.",
+        error_messages={"required": "Paste the output of EXPLAIN first."},
+    )
+    query = RawTextField(
+        label="SQL query (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 100, "spellcheck": "false"}),
+    )
+    title = forms.CharField(label="Title (optional)", required=False, max_length=200)
+    expires = forms.ChoiceField(
+        label="Delete after",
+        choices=list(expiry.EXPIRY_LABELS.items()),
+        initial=expiry.DEFAULT_EXPIRY,
+        error_messages={
+            "invalid_choice": f"%(value)s is not a valid expiry; choose one of {expiry.ALLOWED_TEXT}.",
+        },
+    )
+    visibility = forms.ChoiceField(
+        label="Who can see it",
+        choices=Visibility.choices,
+        initial=Visibility.UNLISTED,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": "%(value)s is not a valid visibility; choose unlisted or public."},
+    )
+    anonymize = forms.BooleanField(
+        label="Anonymize: replace table, index, column and alias names (t1, idx1, col1 …) before saving",
+        required=False,
+    )
+    improves_on = forms.CharField(
+        label="Improves on (slug of an earlier explain, optional)", required=False, max_length=32
+    )
+
+    def clean_explain(self) -> str:
+        text = self.cleaned_data["explain"]
+        if len(text.encode("utf-8", "surrogatepass")) > settings.EXPLAIN_MAX_BYTES:
+            raise forms.ValidationError(
+                f"The paste is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.", code="too_large"
+            )
+        if not text.strip():
+            raise forms.ValidationError("Paste the output of EXPLAIN first.")
+        return text
+
+    def clean_improves_on(self) -> Explain | None:
+        slug = self.cleaned_data["improves_on"].strip()
+        if not slug:
+            return None
+        explain = Explain.objects.live().filter(slug=slug).first()
+        if explain is None:
+            raise forms.ValidationError(f"There is no saved explain {slug} to improve on.")
+        return explain
+
+
+class ReportForm(forms.Form):
+    reason = forms.CharField(
+        label="What is wrong with this explain?",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 5, "cols": 80}),
+    )
+    contact = forms.CharField(label="Your e-mail (optional)", required=False, max_length=200)

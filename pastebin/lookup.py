@@ -1,0 +1,48 @@
+"""Finding a saved explain by slug, telling "never existed" (404) from "gone" (410)."""
+
+from __future__ import annotations
+
+from pastebin import clock
+from pastebin.models import DeletedSlug, Explain
+
+
+class Gone(Exception):
+    """The explain existed but is expired, deleted or hidden by a moderator."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def gone_reason(explain: Explain | None, slug: str) -> str | None:
+    """Why `slug` is gone, or None when it is live (or never existed)."""
+    if explain is None:
+        tombstone = DeletedSlug.objects.filter(slug=slug).first()
+        if tombstone is None:
+            return None
+        return (
+            "This explain has expired and was removed."
+            if tombstone.reason == "expired"
+            else ("This explain was deleted.")
+        )
+    if explain.hidden:
+        return "This explain was removed by the moderators."
+    if explain.is_expired(clock.now()):
+        return f"This explain expired on {explain.expires_at:%Y-%m-%d %H:%M} UTC."
+    return None
+
+
+def find_explain(slug: str) -> Explain | None:
+    """Any stored explain with this slug, live or not, with the one it improves on."""
+    return Explain.objects.select_related("improves_on").filter(slug=slug).first()
+
+
+def get_live_explain(slug: str) -> Explain:
+    """The live explain, or `Explain.DoesNotExist` (never existed) or `Gone` (expired, deleted, hidden)."""
+    explain = find_explain(slug)
+    reason = gone_reason(explain, slug)
+    if reason:
+        raise Gone(reason)
+    if explain is None:
+        raise Explain.DoesNotExist(slug)
+    return explain

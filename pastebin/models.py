@@ -1,0 +1,103 @@
+"""Saved explains, tombstones of deleted ones, and abuse reports."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from pastebin import clock
+
+
+class Visibility(models.TextChoices):
+    UNLISTED = "unlisted", "Unlisted: only people with the link"
+    PUBLIC = "public", "Public: listed in Recent and Search"
+
+
+class ExplainQuerySet(models.QuerySet):
+    def live(self, now: datetime | None = None) -> ExplainQuerySet:
+        """Not hidden by moderators and not expired (`expires_at` NULL means never)."""
+        now = now or clock.now()
+        return self.filter(hidden=False).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+
+    def public(self, now: datetime | None = None) -> ExplainQuerySet:
+        """What lists, search and the API list may show: live and public."""
+        return self.live(now).filter(visibility=Visibility.PUBLIC)
+
+    def expired(self, now: datetime | None = None) -> ExplainQuerySet:
+        return self.filter(expires_at__lte=now or clock.now())
+
+
+class Explain(models.Model):
+    # The random slug is the primary key, so no sequential id shows up anywhere, not even in the admin.
+    slug = models.CharField(max_length=32, primary_key=True)
+    title = models.CharField(max_length=200, blank=True)
+    # The paste exactly as received (or as anonymized, when asked for): never stripped or normalized.
+    raw_explain = models.TextField()
+    query = models.TextField(blank=True)
+    analysis = models.JSONField()
+    parser_version = models.CharField(max_length=32)
+    # Title, query and table names in one text column, indexed for full-text search on PostgreSQL.
+    search_text = models.TextField(blank=True, editable=False)
+    created_at = models.DateTimeField(db_index=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.UNLISTED)
+    improves_on = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="improvements"
+    )
+    delete_token_hash = models.CharField(max_length=64, editable=False)
+    anonymized = models.BooleanField(default=False)
+    hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: the permalink answers 410.")
+
+    objects = ExplainQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-slug"]
+        indexes = [models.Index(fields=["visibility", "-created_at", "-slug"], name="pastebin_public_recent")]
+
+    def __str__(self) -> str:
+        return self.title or self.slug
+
+    def get_absolute_url(self) -> str:
+        return reverse("pastebin:detail", args=[self.slug])
+
+    def save(self, *args, **kwargs) -> None:
+        self.search_text = self.build_search_text()
+        super().save(*args, **kwargs)
+
+    def build_search_text(self) -> str:
+        tables = self.analysis.get("tables") or [] if isinstance(self.analysis, dict) else []
+        if not tables and isinstance(self.analysis, dict):
+            tables = [row.get("table") for row in self.analysis.get("rows") or [] if isinstance(row, dict)]
+        names = " ".join(sorted({str(t) for t in tables if t}))
+        return "\n".join(part for part in (self.title, self.query, names) if part)
+
+    def is_expired(self, now: datetime | None = None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or clock.now())
+
+
+class DeletedSlug(models.Model):
+    """Slug of a deleted or purged explain, so its permalink answers 410 Gone rather than 404."""
+
+    slug = models.CharField(max_length=32, unique=True)
+    deleted_at = models.DateTimeField()
+    reason = models.CharField(max_length=20, default="deleted")
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class AbuseReport(models.Model):
+    explain = models.ForeignKey(Explain, on_delete=models.CASCADE, related_name="reports")
+    reason = models.TextField(max_length=2000)
+    contact = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField()
+    resolved = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["resolved", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"Report on {self.explain.slug}"

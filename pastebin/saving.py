@@ -1,0 +1,119 @@
+"""Saving an explain: analyze (and maybe anonymize) the paste, pick a free slug, store it.
+
+Shared by the home form and the REST API, which validate their input first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+import analyzer
+from pastebin import clock, expiry
+from pastebin.anonymize import AnonymizeError, anonymize
+from pastebin.models import DeletedSlug, Explain, Visibility
+from pastebin.slugs import new_slug
+from pastebin.tokens import hash_token, new_token
+
+SLUG_ATTEMPTS = 8
+NUL_MESSAGE = "The text contains a NUL character (\\x00), which cannot be stored; remove it and try again."
+
+
+class SaveError(ValueError):
+    """Input that cannot be saved. `too_large` maps to HTTP 413, anything else to 400."""
+
+    def __init__(self, message: str, *, too_large: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.too_large = too_large
+
+
+@dataclass
+class Saved:
+    explain: Explain
+    delete_token: str  # shown once to the creator, never stored in clear
+
+
+def run_analysis(text: str, query: str | None) -> analyzer.Analysis:
+    """`analyzer.analyze` with the site's size limit, its `ParseError` turned into `SaveError`."""
+    if "\x00" in text or (query and "\x00" in query):
+        raise SaveError(NUL_MESSAGE)
+    try:
+        return analyzer.analyze(text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES)
+    except analyzer.ParseError as exc:
+        raise SaveError(exc.message, too_large=exc.too_large) from exc
+
+
+def save_explain(
+    text: str,
+    *,
+    query: str | None = None,
+    title: str = "",
+    expires: str = expiry.DEFAULT_EXPIRY,
+    visibility: str = Visibility.UNLISTED,
+    anonymize_names: bool = False,
+    improves_on: Explain | None = None,
+    make_slug: Callable[[], str] = new_slug,
+) -> Saved:
+    """Analyze and store a paste. Raises `SaveError` when it holds no explain, is too large or has NUL.
+
+    With `anonymize_names`, the stored paste and query are the anonymized ones and the original
+    text is not kept anywhere.
+    """
+    if "\x00" in title:
+        raise SaveError(NUL_MESSAGE)
+    query = query if query and query.strip() else None
+    analysis = run_analysis(text, query)
+    if anonymize_names:
+        try:
+            renamed = anonymize(text, analysis.to_dict(), query)
+        except AnonymizeError as exc:
+            raise SaveError(f"This paste could not be anonymized: {exc}") from exc
+        text, query = renamed.explain, renamed.query
+        try:
+            analysis = run_analysis(text, query)
+        except SaveError as exc:
+            raise SaveError(f"This paste could not be anonymized ({exc.message}).") from exc
+    token = new_token()
+    created = clock.now()
+    explain = Explain(
+        title=title.strip(),
+        raw_explain=text,
+        query=query or "",
+        analysis=analysis.to_dict(),
+        parser_version=analyzer.PARSER_VERSION,
+        created_at=created,
+        expires_at=expiry.expires_at(expires, created),
+        visibility=visibility,
+        improves_on=improves_on,
+        delete_token_hash=hash_token(token),
+        anonymized=anonymize_names,
+    )
+    _insert_with_free_slug(explain, make_slug)
+    return Saved(explain=explain, delete_token=token)
+
+
+def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str]) -> None:
+    """Insert under a random slug, drawing again on the (astronomically rare) collision."""
+    for _ in range(SLUG_ATTEMPTS):
+        explain.slug = make_slug()
+        if DeletedSlug.objects.filter(slug=explain.slug).exists():
+            continue
+        try:
+            with transaction.atomic():
+                explain.save(force_insert=True)
+            return
+        except IntegrityError:
+            if not Explain.objects.filter(slug=explain.slug).exists():
+                raise
+    raise RuntimeError(f"No free slug after {SLUG_ATTEMPTS} attempts.")
+
+
+def delete_explain(explain: Explain, reason: str = "deleted") -> None:
+    """Delete an explain and leave a tombstone, so its permalink says 410 Gone."""
+    with transaction.atomic():
+        DeletedSlug.objects.get_or_create(slug=explain.slug, defaults={"deleted_at": clock.now(), "reason": reason})
+        explain.delete()

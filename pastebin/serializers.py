@@ -1,0 +1,168 @@
+"""API input validation and the JSON shapes of saved explains."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+from rest_framework.request import Request
+
+from pastebin import expiry
+from pastebin.models import Explain, Visibility
+from pastebin.saving import NUL_MESSAGE
+
+VISIBILITY_VALUES = [choice.value for choice in Visibility]
+
+
+def choice_error(values: list[str]) -> dict[str, str]:
+    return {"invalid_choice": f'"{{input}}" is not allowed; use one of: {", ".join(values)}.'}
+
+
+class ExplainOptions(serializers.Serializer):
+    """Everything but the paste and query: from the JSON body, or the query string of a text/plain body."""
+
+    title = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    expires = serializers.ChoiceField(
+        choices=list(expiry.EXPIRY_CHOICES),
+        default=expiry.DEFAULT_EXPIRY,
+        error_messages=choice_error(list(expiry.EXPIRY_CHOICES)),
+        help_text=f"How long to keep it: {expiry.ALLOWED_TEXT} (default {expiry.DEFAULT_EXPIRY}).",
+    )
+    visibility = serializers.ChoiceField(
+        choices=VISIBILITY_VALUES,
+        default=Visibility.UNLISTED.value,
+        error_messages=choice_error(VISIBILITY_VALUES),
+        help_text="unlisted (default: only people with the link) or public (listed in recent and search).",
+    )
+    anonymize = serializers.BooleanField(
+        required=False, default=False, help_text="Replace table, index, column and alias names (t1, idx1, col1 …)."
+    )
+    improves_on = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        default=None,
+        help_text="Slug of the explain this one improves on.",
+    )
+
+    def validate_title(self, value: str) -> str:
+        if "\x00" in value:
+            raise serializers.ValidationError(NUL_MESSAGE)
+        return value
+
+    def validate_improves_on(self, value: str | None) -> Explain | None:
+        if not value:
+            return None
+        explain = Explain.objects.live().filter(slug=value.strip()).first()
+        if explain is None:
+            raise serializers.ValidationError(f'There is no saved explain "{value}" to improve on.')
+        return explain
+
+
+class ExplainCreateInput(ExplainOptions):
+    """The JSON body of `POST /api/v1/explains/` (documentation; parsing goes through `read_explain`)."""
+
+    explain = serializers.CharField(trim_whitespace=False, help_text="The EXPLAIN output, as pasted.")
+    query = serializers.CharField(required=False, allow_blank=True, allow_null=True, trim_whitespace=False)
+
+
+def links(explain: Explain, request: Request) -> dict[str, str]:
+    return {
+        "url": request.build_absolute_uri(explain.get_absolute_url()),
+        "raw_url": request.build_absolute_uri(reverse("pastebin:raw", args=[explain.slug])),
+        "api_url": request.build_absolute_uri(reverse("pastebin:api-detail", args=[explain.slug])),
+    }
+
+
+def _when(value) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def created_data(explain: Explain, delete_token: str, request: Request) -> dict[str, Any]:
+    """The 201 answer: where to find it, how to delete it, and the analysis fields of /api/v1/analyze/."""
+    return {
+        "slug": explain.slug,
+        **links(explain, request),
+        "delete_token": delete_token,
+        "created_at": _when(explain.created_at),
+        "expires_at": _when(explain.expires_at),
+        "visibility": explain.visibility,
+        "title": explain.title,
+        "anonymized": explain.anonymized,
+        "improves_on": explain.improves_on.slug if explain.improves_on else None,
+        **explain.analysis,
+    }
+
+
+def summary_data(explain: Explain, request: Request) -> dict[str, Any]:
+    """One entry of the public list."""
+    return {
+        "slug": explain.slug,
+        **links(explain, request),
+        "title": explain.title,
+        "query": explain.query or explain.analysis.get("query"),
+        "format": explain.analysis.get("format"),
+        "tables": explain.analysis.get("tables") or [],
+        "created_at": _when(explain.created_at),
+        "expires_at": _when(explain.expires_at),
+        "visibility": explain.visibility,
+    }
+
+
+def detail_data(explain: Explain, request: Request, improvements: list[str]) -> dict[str, Any]:
+    """The saved explain: the paste exactly as stored, its query, title, dates and analysis."""
+    return {
+        **summary_data(explain, request),
+        "explain": explain.raw_explain,
+        "anonymized": explain.anonymized,
+        "improves_on": explain.improves_on.slug if explain.improves_on else None,
+        "improved_by": improvements,
+        "parser_version": explain.parser_version,
+        "analysis": explain.analysis,
+    }
+
+
+class ExplainCreatedOutput(serializers.Serializer):
+    """Schema of the 201 answer (plus every field of the analyze API)."""
+
+    slug = serializers.CharField()
+    url = serializers.URLField()
+    raw_url = serializers.URLField()
+    api_url = serializers.URLField()
+    delete_token = serializers.CharField(help_text="Shown only now: keep it to delete the explain later.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    visibility = serializers.CharField()
+    format = serializers.CharField()
+    columns = serializers.ListField(child=serializers.CharField())
+    rows = serializers.ListField(child=serializers.DictField())
+    findings = serializers.ListField(child=serializers.DictField())
+    annotations = serializers.ListField(child=serializers.DictField())
+
+
+class ExplainSummaryOutput(serializers.Serializer):
+    slug = serializers.CharField()
+    url = serializers.URLField()
+    raw_url = serializers.URLField()
+    api_url = serializers.URLField()
+    title = serializers.CharField()
+    query = serializers.CharField(allow_null=True)
+    format = serializers.CharField()
+    tables = serializers.ListField(child=serializers.CharField())
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    visibility = serializers.CharField()
+
+
+class ExplainDetailOutput(ExplainSummaryOutput):
+    explain = serializers.CharField(help_text="The paste exactly as saved.")
+    anonymized = serializers.BooleanField()
+    improves_on = serializers.CharField(allow_null=True)
+    improved_by = serializers.ListField(child=serializers.CharField())
+    parser_version = serializers.CharField()
+    analysis = serializers.DictField()
+
+
+class ErrorOutput(serializers.Serializer):
+    error = serializers.CharField()

@@ -1,0 +1,32 @@
+"""Rate limit on anonymous explain creation through the API, per client IP."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import caches
+from rest_framework.settings import api_settings
+from rest_framework.throttling import AnonRateThrottle
+
+
+class CreateRateThrottle(AnonRateThrottle):
+    """`API_CREATE_RATE` (e.g. "30/minute") per client address.
+
+    Counts live in the `throttle` cache (the database cache in settings), which every
+    gunicorn worker shares, so the limit holds across workers.
+    """
+
+    scope = "explain_create"
+
+    def __init__(self) -> None:
+        self.cache = caches["throttle"] if "throttle" in settings.CACHES else caches["default"]
+        super().__init__()
+
+    def get_rate(self) -> str:
+        return getattr(settings, "API_CREATE_RATE", "30/minute")
+
+    def get_ident(self, request) -> str:
+        # DRF trusts X-Forwarded-For unless NUM_PROXIES is set; a client could then pick its own
+        # address. Count by the socket address unless the deployment declares its proxies.
+        if api_settings.NUM_PROXIES is None:
+            return request.META.get("REMOTE_ADDR", "")
+        return super().get_ident(request)

@@ -1,0 +1,268 @@
+"""Web pages: paste form, hand-off analysis, permalink, raw text, delete, report, recent, search."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable
+from datetime import datetime
+from functools import wraps
+
+from django.contrib import messages
+from django.db import connection
+from django.db.models import BooleanField, Q, QuerySet
+from django.db.models.expressions import RawSQL
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from pastebin import clock, expiry, lookup
+from pastebin.forms import ExplainForm, ReportForm
+from pastebin.models import AbuseReport, Explain, Visibility
+from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain
+from pastebin.tokens import token_matches
+
+SESSION_TOKENS = "pastebin_delete_tokens"
+SESSION_TOKENS_KEPT = 50
+SESSION_NEW = "pastebin_just_saved"
+PAGE_SIZE = 20
+SEARCH_LIMIT = 50
+
+
+def noindex(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Saved explains stay out of search engines: `X-Robots-Tag` here, `<meta name=robots>` in the page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response
+
+    return wrapper
+
+
+def _remember_token(request: HttpRequest, slug: str, token: str) -> None:
+    tokens = dict(request.session.get(SESSION_TOKENS, {}))
+    tokens[slug] = token
+    request.session[SESSION_TOKENS] = dict(list(tokens.items())[-SESSION_TOKENS_KEPT:])
+
+
+def _session_token(request: HttpRequest, slug: str) -> str | None:
+    return request.session.get(SESSION_TOKENS, {}).get(slug)
+
+
+def _gone(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "pastebin/gone.html", {"message": message}, status=410)
+
+
+def _live_or_gone(request: HttpRequest, slug: str) -> Explain | HttpResponse:
+    try:
+        return lookup.get_live_explain(slug)
+    except lookup.Gone as exc:
+        return _gone(request, exc.message)
+    except Explain.DoesNotExist as exc:
+        raise Http404("There is no saved explain with this address.") from exc
+
+
+def _error_status(form: ExplainForm) -> int:
+    return 413 if form.has_error("explain", code="too_large") else 400
+
+
+def _form_page(request: HttpRequest, form: ExplainForm, status: int = 200, **context) -> HttpResponse:
+    return render(request, "pastebin/home.html", {"form": form, **context}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    """GET: the paste form. POST: save the explain and go to its permalink."""
+    if request.method == "GET":
+        return _form_page(request, ExplainForm(initial={"improves_on": request.GET.get("improves_on", "")[:32]}))
+    form = ExplainForm(request.POST)
+    if not form.is_valid():
+        return _form_page(request, form, status=_error_status(form))
+    data = form.cleaned_data
+    try:
+        saved = save_explain(
+            data["explain"],
+            query=data["query"],
+            title=data["title"],
+            expires=data["expires"],
+            visibility=data["visibility"],
+            anonymize_names=data["anonymize"],
+            improves_on=data["improves_on"],
+        )
+    except SaveError as exc:
+        form.add_error("explain", exc.message)
+        return _form_page(request, form, status=413 if exc.too_large else 400)
+    _remember_token(request, saved.explain.slug, saved.delete_token)
+    request.session[SESSION_NEW] = saved.explain.slug
+    return redirect(saved.explain)
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def analyze(request: HttpRequest) -> HttpResponse:
+    """Hand-off from other tools: analyze `raw_explain` (or `explain`) without saving anything.
+
+    CSRF-exempt on purpose: it only reads its input and shows a page; the save form it shows
+    posts to `/`, which is CSRF-protected.
+    """
+    source = request.POST if request.method == "POST" else request.GET
+    text = source.get("raw_explain") or source.get("explain") or ""
+    if request.method == "GET" and not text:
+        return redirect("pastebin:home")
+    fields = {name: source.get(name, "") for name in ("query", "title", "improves_on")}
+    fields["expires"] = source.get("expires") or expiry.DEFAULT_EXPIRY
+    fields["visibility"] = source.get("visibility") or Visibility.UNLISTED
+    if source.get("anonymize"):
+        fields["anonymize"] = "on"
+    form = ExplainForm({**fields, "explain": text})
+    if not form.is_valid():
+        return _form_page(request, form, status=_error_status(form))
+    try:
+        analysis = run_analysis(text, form.cleaned_data["query"])
+    except SaveError as exc:
+        form.add_error("explain", exc.message)
+        return _form_page(request, form, status=413 if exc.too_large else 400)
+    response = render(
+        request, "pastebin/analyze.html", {"form": form, "analysis": analysis.to_dict(), "raw_explain": text}
+    )
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@noindex
+@require_GET
+def detail(request: HttpRequest, slug: str) -> HttpResponse:
+    found = _live_or_gone(request, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    explain = found
+    improvements = list(explain.improvements.live().only("slug", "title", "created_at"))
+    # Right after saving, the page shows the token once, for use from another browser.
+    new_token = _session_token(request, slug) if request.session.get(SESSION_NEW) == slug else None
+    if new_token:
+        del request.session[SESSION_NEW]
+    return render(
+        request,
+        "pastebin/detail.html",
+        {
+            "explain": explain,
+            "analysis": explain.analysis,
+            "raw_explain": explain.raw_explain,
+            "improvements": improvements,
+            "can_delete": _session_token(request, slug) is not None,
+            "new_token": new_token,
+        },
+    )
+
+
+@noindex
+@require_GET
+def raw(request: HttpRequest, slug: str) -> HttpResponse:
+    """The paste exactly as stored, as UTF-8 text."""
+    found = _live_or_gone(request, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    response = HttpResponse(found.raw_explain.encode("utf-8"), content_type="text/plain; charset=utf-8")
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Disposition"] = f'inline; filename="explain-{found.slug}.txt"'
+    return response
+
+
+@noindex
+@require_POST
+def delete(request: HttpRequest, slug: str) -> HttpResponse:
+    """Delete with the token kept in this browser's session, or typed into the form."""
+    explain = lookup.find_explain(slug)
+    if explain is None:
+        reason = lookup.gone_reason(None, slug)
+        if reason:
+            return _gone(request, reason)
+        raise Http404("There is no saved explain with this address.")
+    token = request.POST.get("token", "").strip() or _session_token(request, slug)
+    if not token_matches(token, explain.delete_token_hash):
+        message = "The delete token is wrong." if token else "This browser has no delete token for it; enter the token."
+        return render(request, "pastebin/delete_denied.html", {"explain": explain, "message": message}, status=403)
+    delete_explain(explain)
+    tokens = dict(request.session.get(SESSION_TOKENS, {}))
+    tokens.pop(slug, None)
+    request.session[SESSION_TOKENS] = tokens
+    messages.success(request, "The explain was deleted.")
+    return redirect("pastebin:home")
+
+
+@noindex
+@require_http_methods(["GET", "POST"])
+def report(request: HttpRequest, slug: str) -> HttpResponse:
+    found = _live_or_gone(request, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    form = ReportForm(request.POST or None)
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, "pastebin/report.html", {"explain": found, "form": form}, status=400)
+        AbuseReport.objects.create(explain=found, created_at=clock.now(), **form.cleaned_data)
+        messages.success(request, "Thank you: the report was sent to the moderators.")
+        return redirect(found)
+    return render(request, "pastebin/report.html", {"explain": found, "form": form})
+
+
+def encode_cursor(explain: Explain) -> str:
+    raw = f"{explain.created_at.isoformat()}|{explain.slug}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """Raises ValueError for a cursor this site did not make."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        when, slug = raw.split("|", 1)
+        return datetime.fromisoformat(when), slug
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise ValueError(cursor) from exc
+
+
+@require_GET
+def recent(request: HttpRequest) -> HttpResponse:
+    """Public explains, newest first; `?after=` is a cursor (created time + slug), not an offset."""
+    explains = Explain.objects.public().order_by("-created_at", "-slug")
+    cursor = request.GET.get("after", "")
+    if cursor:
+        try:
+            when, slug = decode_cursor(cursor)
+        except ValueError:
+            return HttpResponseBadRequest("This page link is not valid; start again from /recent/.")
+        explains = explains.filter(Q(created_at__lt=when) | Q(created_at=when, slug__lt=slug))
+    page = list(explains[: PAGE_SIZE + 1])
+    more = len(page) > PAGE_SIZE
+    page = page[:PAGE_SIZE]
+    next_cursor = encode_cursor(page[-1]) if more else None
+    return render(request, "pastebin/recent.html", {"explains": page, "next_cursor": next_cursor})
+
+
+def search_public(text: str) -> QuerySet[Explain]:
+    """Public explains whose title, query or table names match `text`.
+
+    PostgreSQL: full-text search (the `simple` configuration, so table names are not stemmed)
+    served by the GIN index on `to_tsvector('simple', search_text)`. Elsewhere: every word as a substring.
+    """
+    explains = Explain.objects.public()
+    if connection.vendor == "postgresql":
+        matches = RawSQL(
+            "to_tsvector('simple', \"pastebin_explain\".\"search_text\") @@ websearch_to_tsquery('simple', %s)",
+            (text,),
+            output_field=BooleanField(),
+        )
+        return explains.filter(matches)
+    for word in text.split():
+        explains = explains.filter(search_text__icontains=word)
+    return explains
+
+
+@require_GET
+def search(request: HttpRequest) -> HttpResponse:
+    text = request.GET.get("q", "").strip()[:200].replace("\x00", "")
+    results = list(search_public(text).order_by("-created_at", "-slug")[:SEARCH_LIMIT]) if text else []
+    return render(request, "pastebin/search.html", {"q": text, "results": results, "limit": SEARCH_LIMIT})
