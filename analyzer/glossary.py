@@ -273,8 +273,8 @@ _ENTRIES: list[tuple[str, str, str, str, str | None, str, str, str]] = [
         None,
         "KB_EXPLAIN",
         "Reading the result of a mixed set operation",
-        "MariaDB uses this label for the temporary table that holds the result of a unit mixing UNION, "
-        "INTERSECT and EXCEPT. It reads back rows the members already produced.",
+        "MariaDB can print this label on the row that reads back the temporary table of a set-operation unit "
+        "(a combination of UNION, INTERSECT or EXCEPT members). The work happens in the member rows above it.",
     ),
     (
         "select_type",
