@@ -1,20 +1,136 @@
-"""Placeholder parser: clean ASCII tables only. Being replaced by the full parser."""
+"""Read EXPLAIN output as people paste it and return a `Plan`.
+
+`parse(text)` first repairs the paste line by line (`analyzer.cleanup`), then offers it to the
+JSON and tree readers, then looks for boxed tables, vertical (`\\G`) records and batch
+(tab-separated) output. Of the result sets found, the EXPLAIN one is returned (recognised by
+its columns); SHOW WARNINGS messages go to `warnings`, and repeated copies of the same EXPLAIN
+are read once. Every repair and every problem becomes a sentence in `notices`.
+
+Cells are strings exactly as printed, `NULL` is None. A cell the paste cut short keeps its
+visible start followed by `…` (`analyzer.resultset.CUT`), a missing cell is `…` alone; such
+rows are listed in `affected_rows` and `truncated` is set.
+"""
 
 from __future__ import annotations
 
+from analyzer.cleanup import clean
+from analyzer.json_format import parse_json
 from analyzer.plan import ParseError, Plan
+from analyzer.resultset import ResultSet, describe_lines
+from analyzer.table_format import BOX_DRAWING, has_box_drawing, parse_table, starts_table
+from analyzer.tree_format import parse_tree
+from analyzer.tsv_format import parse_tsv, starts_tsv
+from analyzer.vertical_format import parse_vertical, starts_vertical
+
+DEFAULT_MAX_BYTES = 1024 * 1024
+EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
 
 
-def parse(text: str, max_bytes: int = 1024 * 1024) -> Plan:
-    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise ParseError(f"The paste is larger than {max_bytes} bytes.", too_large=True)
-    lines = [line.strip() for line in text.splitlines()]
-    cells = [line for line in lines if line.startswith("|")]
-    if len(cells) < 2:
-        raise ParseError("No EXPLAIN output found: expected the table, vertical, tab-separated, JSON or tree output of EXPLAIN.")
-    columns = [c.strip().lower() for c in cells[0].strip("|").split("|")]
-    rows = []
-    for line in cells[1:]:
-        values = [c.strip() for c in line.strip("|").split("|")]
-        rows.append({name: (None if v == "NULL" else v) for name, v in zip(columns, values, strict=False)})
-    return Plan(format="table", columns=columns, rows=rows)
+def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Plan:
+    """Parse a pasted EXPLAIN. Raises `ParseError` (and nothing else) when no EXPLAIN can be read,
+    with `too_large=True` when `text` is over `max_bytes` bytes of UTF-8."""
+    if not isinstance(text, str):
+        raise ParseError(f"The paste must be text; {EXPECTED}.")
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ParseError(f"The paste is larger than the limit of {max_bytes} bytes.", too_large=True)
+    try:
+        return _parse(text)
+    except ParseError:
+        raise
+    except Exception as exc:  # a reader bug must still give the caller a clean 4xx
+        raise ParseError(f"This paste could not be read ({type(exc).__name__}); {EXPECTED}.") from exc
+
+
+def _parse(text: str) -> Plan:
+    cleaned = clean(text)
+    if not cleaned.text.strip():
+        raise ParseError(f"The paste is empty: {EXPECTED}.")
+    plan = parse_json(cleaned.text) or parse_tree(cleaned.text)
+    if plan is not None:
+        plan.notices = cleaned.notices + plan.notices
+        plan.warnings = cleaned.warnings + plan.warnings
+        if plan.query is None:
+            plan.query = cleaned.query
+        return plan
+
+    lines = cleaned.lines
+    notices = list(cleaned.notices)
+    if has_box_drawing(lines):
+        lines = [line.translate(BOX_DRAWING) for line in lines]
+        notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
+    found = result_sets(lines, cleaned.numbers)
+    explains = [r for r in found if r.is_explain]
+    warnings = cleaned.warnings + [
+        row["message"] for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
+    ]
+    if not explains:
+        if found:
+            first = found[0]
+            raise ParseError(
+                f"The result set on line {first.first_line} has the columns {', '.join(first.columns[:6])}, "
+                f"which are not those of EXPLAIN; {EXPECTED}.",
+                line=first.first_line,
+            )
+        raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
+
+    chosen, extra_notices = _choose(explains)
+    notices += chosen.notices + extra_notices
+    if not chosen.rows:
+        notices.append("The EXPLAIN output has a header but no rows.")
+    return Plan(
+        format=chosen.format,
+        columns=chosen.columns,
+        rows=chosen.rows,
+        query=cleaned.query,
+        warnings=warnings,
+        notices=notices,
+        truncated=chosen.truncated,
+        affected_rows=chosen.affected_rows,
+    )
+
+
+def result_sets(lines: list[str], numbers: list[int]) -> list[ResultSet]:
+    """Every table, vertical and batch result set in the cleaned lines, in order."""
+    found: list[ResultSet] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        head = line.lstrip()[:1]
+        if not head:
+            i += 1
+            continue
+        result = None
+        end = i + 1
+        if (head in "+|" or " | " in line) and starts_table(lines, i):
+            result, end = parse_table(lines, numbers, i)
+        elif head == "*" and starts_vertical(line):
+            result, end = parse_vertical(lines, numbers, i)
+        elif starts_tsv(line):
+            result, end = parse_tsv(lines, numbers, i)
+        if result is not None:
+            found.append(result)
+        i = max(end, i + 1)
+    return found
+
+
+def _choose(explains: list[ResultSet]) -> tuple[ResultSet, list[str]]:
+    """The EXPLAIN to return (the first complete one), and notices about copies and alternatives."""
+    copies: dict[tuple, list[ResultSet]] = {}
+    for result in explains:
+        copies.setdefault(result.key(), []).append(result)
+    distinct = [group[0] for group in copies.values()]
+    chosen = next((r for r in distinct if not r.truncated), distinct[0])
+    notices = []
+    for group in copies.values():
+        if len(group) > 1:
+            notices.append(
+                f"The same EXPLAIN output appears {len(group)} times (starting on "
+                f"{describe_lines([r.first_line for r in group])}); it was read once."
+            )
+    if len(distinct) > 1:
+        notices.append(
+            f"The paste holds {len(distinct)} different EXPLAIN results (starting on "
+            f"{describe_lines([r.first_line for r in distinct])}); showing the one on line {chosen.first_line}."
+        )
+    return chosen, notices

@@ -1,0 +1,264 @@
+"""Line-level repairs of a pasted EXPLAIN, before any format is recognised.
+
+`clean(text)` undoes what editors, mail clients, chats and terminal sessions do to a paste:
+line endings, non-breaking spaces, markdown fences, `> ` quoting, line numbers, uniform
+indentation, client prompts (whose statement becomes the query) and result footers.
+Every repair is reported as a sentence in `Cleaned.notices`. Removed lines are replaced by
+empty lines so result sets printed one after the other stay apart, and `Cleaned.numbers`
+keeps each line's number in the original paste for messages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from analyzer.textwidth import width
+
+# Spaces that chat apps, word processors and web pages put in place of ASCII spaces.
+_ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f"
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+_SPACE_TABLE = {ord(c): " " for c in _ODD_SPACES} | {ord(c): None for c in _INVISIBLE}
+
+_FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
+_QUOTE_RE = re.compile(r"^(?:> ?)+")
+_LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
+# What a numbered line must start with, after its number, for the numbering to be believed:
+# the start of some EXPLAIN output, so that TSV rows starting with ids 1, 2, 3 are left alone.
+_OUTPUT_START_RE = re.compile(r"^\s*(?:[+|*{]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
+
+_PROMPT_RE = re.compile(
+    r"^\s*(?:mysql|mariadb|MariaDB|MySQL|MYSQL|[\w.-]{1,64}@[\w.-]{1,255})"
+    r"(?: ?\[[^\]\n]{0,200}\])?(?: ?\([^)\n]{0,200}\))?> ?"
+)
+_CONTINUATION_RE = re.compile(r"^\s*(?:->|'>|\">|`>|/\*>) ?")
+_EXPLAIN_RE = re.compile(
+    r"^\s*(?:EXPLAIN|DESCRIBE|DESC|ANALYZE)\b(?:\s+(?:EXTENDED|PARTITIONS|ANALYZE|FORMAT\s*=\s*\w+))*\s*",
+    re.IGNORECASE,
+)
+_BARE_STATEMENT_RE = re.compile(
+    r"^\s*(?:EXPLAIN|ANALYZE|DESCRIBE)\s+(?:EXTENDED|PARTITIONS|FORMAT\s*=|ANALYZE\s|SELECT|WITH|UPDATE|DELETE|"
+    r"INSERT|REPLACE|TABLE|\()",
+    re.IGNORECASE,
+)
+_FOOTER_RE = re.compile(
+    r"^\s*(?:\d+ rows? in set\b|Empty set\b|Query OK\b|Rows matched: \d|Records: \d|Bye\s*$|"
+    r"Current database: |No connection\. Trying)",
+    re.IGNORECASE,
+)
+_NOTE_RE = re.compile(r"^\s*(?:Note|Warning|Error) \(Code \d+\): (.*)$")
+_OUTPUT_LINE_RE = re.compile(r"^\s*(?:\+[-+]|\||\*{5}|\{|[\u2500-\u257f])")
+_TERMINATOR_RE = re.compile(r"(?:;|\\[Gg])\s*$")
+
+
+@dataclass
+class Cleaned:
+    lines: list[str]
+    numbers: list[int]
+    notices: list[str] = field(default_factory=list)
+    query: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def clean(text: str) -> Cleaned:
+    """Apply every line-level repair to `text`; see the module docstring."""
+    notices: list[str] = []
+    text = _fix_line_endings(text, notices)
+    text = _fix_spaces(text, notices)
+    lines = text.split("\n")
+    numbers = list(range(1, len(lines) + 1))
+    lines, numbers = _drop_fences(lines, numbers, notices)
+    lines = _strip_quoting(lines, numbers, notices)
+    lines = _strip_line_numbers(lines, numbers, notices)
+    lines = _dedent(lines, notices)
+    result = Cleaned(lines=lines, numbers=numbers, notices=notices)
+    _take_prompts(result)
+    _take_footers(result)
+    return result
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _fix_line_endings(text: str, notices: list[str]) -> str:
+    if "\r" not in text:
+        return text
+    crlf = text.count("\r\n")
+    text = text.replace("\r\n", "\n")
+    lone = text.count("\r")
+    if crlf:
+        notices.append("Converted Windows (CRLF) line endings.")
+    if lone:
+        notices.append(f"Treated {_plural(lone, 'lone carriage return')} as line breaks.")
+        text = text.replace("\r", "\n")
+    return text
+
+
+def _fix_spaces(text: str, notices: list[str]) -> str:
+    if text.isascii():
+        return text
+    odd = sum(text.count(c) for c in _ODD_SPACES)
+    invisible = sum(text.count(c) for c in _INVISIBLE)
+    if not odd and not invisible:
+        return text
+    if odd:
+        notices.append(f"Replaced {_plural(odd, 'non-breaking space')} with ordinary spaces.")
+    if invisible:
+        notices.append(f"Removed {_plural(invisible, 'invisible character')} (zero-width spaces or byte-order marks).")
+    return text.translate(_SPACE_TABLE)
+
+
+def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    fences = [i for i, line in enumerate(lines) if line.lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(line)]
+    if not fences:
+        return lines, numbers
+    dropped = set(fences)
+    where = ", ".join(str(numbers[i]) for i in fences[:6])
+    notices.append(f"Removed markdown code fence lines (line {where}).")
+    kept = [i for i in range(len(lines)) if i not in dropped]
+    return [lines[i] for i in kept], [numbers[i] for i in kept]
+
+
+def _strip_quoting(lines: list[str], numbers: list[int], notices: list[str]) -> list[str]:
+    out = []
+    quoted = 0
+    for line in lines:
+        if line.startswith(">"):
+            match = _QUOTE_RE.match(line)
+            line = line[match.end() :]
+            quoted += 1
+        out.append(line)
+    if quoted:
+        notices.append(f"Removed '> ' e-mail quoting from {_plural(quoted, 'line')}.")
+    return out
+
+
+def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]) -> list[str]:
+    """Remove `12 | `, `12: `, `  12 ` prefixes from runs of at least 3 consecutively numbered lines."""
+    out = list(lines)
+    stripped_total = 0
+    first_line = None
+    i = 0
+    n = len(lines)
+    while i < n:
+        match = _LINE_NUMBER_RE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        run = [match]
+        j = i + 1
+        while j < n:
+            nxt = _LINE_NUMBER_RE.match(lines[j])
+            if not nxt or int(nxt.group(1)) != int(run[-1].group(1)) + 1:
+                break
+            run.append(nxt)
+            j += 1
+        contents = [lines[i + k][m.end() :] for k, m in enumerate(run)]
+        if len(run) >= 3 and any(_OUTPUT_START_RE.match(c) for c in contents):
+            out[i:j] = contents
+            stripped_total += len(run)
+            if first_line is None:
+                first_line = numbers[i]
+        i = j
+    if stripped_total:
+        notices.append(f"Removed line numbers from {_plural(stripped_total, 'line')} (from line {first_line}).")
+    return out
+
+
+def _dedent(lines: list[str], notices: list[str]) -> list[str]:
+    indents = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
+    indent = min(indents, default=0)
+    if indent == 0:
+        return lines
+    notices.append(f"Removed an indentation of {_plural(indent, 'space')} from every line.")
+    return [line[indent:] for line in lines]
+
+
+def terminal_width(lines: list[str]) -> int | None:
+    """The width a terminal wrapped the paste at, from a table border split over lines, if any."""
+    for i in range(len(lines) - 1):
+        line = lines[i].rstrip()
+        if line.startswith("+-") and not line.endswith("+") and not line.strip("+-"):
+            nxt = lines[i + 1].rstrip()
+            if nxt and not nxt.strip("+-"):
+                return width(lines[i])
+    return None
+
+
+def statement_query(statement: str) -> str | None:
+    """The SQL of an EXPLAIN/ANALYZE/DESCRIBE statement, without that keyword or terminator."""
+    match = _EXPLAIN_RE.match(statement)
+    if not match or match.end() == 0:
+        return None
+    sql = _TERMINATOR_RE.sub("", statement[match.end() :]).strip()
+    return sql or None
+
+
+def _take_prompts(result: Cleaned) -> None:
+    """Blank out prompt lines and their statement's continuation lines; keep the first EXPLAIN's SQL."""
+    lines = result.lines
+    n = len(lines)
+    wrap_width = None
+    prompts = 0
+    i = 0
+    while i < n:
+        line = lines[i]
+        match = _PROMPT_RE.match(line)
+        bare = None if match else _BARE_STATEMENT_RE.match(line)
+        if not match and not bare:
+            i += 1
+            continue
+        if wrap_width is None:
+            wrap_width = terminal_width(lines) or 0
+        parts = [line[match.end() :] if match else line.strip()]
+        previous = line
+        lines[i] = ""
+        j = i + 1
+        while j < n and j - i < 500 and not _TERMINATOR_RE.search(parts[-1]):
+            nxt = lines[j]
+            cont = _CONTINUATION_RE.match(nxt) if match else None
+            if cont:
+                parts.append("\n" + nxt[cont.end() :])
+            elif not nxt.strip() or _OUTPUT_LINE_RE.match(nxt) or _PROMPT_RE.match(nxt) or "\t" in nxt:
+                break
+            elif match:
+                # A prompt line the terminal wrapped: the lost trailing spaces fill up to its width.
+                gap = max(wrap_width - width(previous), 0) if wrap_width else 0
+                parts.append(" " * gap + nxt)
+            else:
+                parts.append("\n" + nxt)
+            previous = nxt
+            lines[j] = ""
+            j += 1
+        if match:
+            prompts += 1
+        query = statement_query("".join(parts))
+        if query and result.query is None:
+            result.query = query
+            if not match:
+                result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
+        i = j
+    if prompts:
+        result.notices.append(f"Removed {_plural(prompts, 'client prompt')} and the statements typed there.")
+
+
+def _take_footers(result: Cleaned) -> None:
+    lines = result.lines
+    footers = 0
+    for i, line in enumerate(lines):
+        if not line or line[0] == "|" or line[0] == "+":
+            continue
+        note = _NOTE_RE.match(line)
+        if note:
+            result.warnings.append(note.group(1).strip())
+            lines[i] = ""
+        elif _FOOTER_RE.match(line):
+            lines[i] = ""
+            footers += 1
+    if footers:
+        result.notices.append(f"Removed {_plural(footers, 'client status line')} such as 'N rows in set'.")

@@ -1,0 +1,79 @@
+"""One result set read from a paste (an EXPLAIN, a SHOW WARNINGS, or something else), and
+what the format readers share: how NULL and cut cells are represented, and which column
+headers make a result set an EXPLAIN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from analyzer.plan import Row
+
+# A cell the paste cut short ends with this mark (its visible start comes first); a cell
+# that is missing altogether is this mark alone. No printed EXPLAIN value contains it.
+CUT = "\u2026"
+
+EXPLAIN_COLUMNS = frozenset(
+    {
+        "id",
+        "select_type",
+        "table",
+        "partitions",
+        "type",
+        "possible_keys",
+        "key",
+        "key_len",
+        "ref",
+        "rows",
+        "r_rows",
+        "filtered",
+        "r_filtered",
+        "extra",
+    }
+)
+WARNING_COLUMNS = ("level", "code", "message")
+
+
+@dataclass
+class ResultSet:
+    format: str
+    columns: list[str]
+    rows: list[Row]
+    first_line: int
+    notices: list[str] = field(default_factory=list)
+    truncated: bool = False
+    affected_rows: list[int] = field(default_factory=list)
+
+    @property
+    def is_explain(self) -> bool:
+        return is_explain_header(self.columns)
+
+    @property
+    def is_warnings(self) -> bool:
+        return tuple(self.columns[:3]) == WARNING_COLUMNS
+
+    def key(self) -> tuple:
+        """What two copies of the same result set have in common."""
+        return (tuple(self.columns), tuple(tuple(row.get(c) for c in self.columns) for row in self.rows))
+
+
+def is_explain_header(names: list[str]) -> bool:
+    """True when column names (lower-case) are those of a tabular EXPLAIN or ANALYZE."""
+    known = EXPLAIN_COLUMNS.intersection(names)
+    return "select_type" in known or len(known) >= 5
+
+
+def value(cell: str) -> str | None:
+    """A printed cell as the plan stores it: `NULL` becomes None."""
+    return None if cell == "NULL" else cell
+
+
+def describe_lines(numbers: list[int]) -> str:
+    """`line 4`, `lines 4 and 6`, `lines 4, 6, 8 and 3 more`."""
+    if len(numbers) == 1:
+        return f"line {numbers[0]}"
+    shown = [str(n) for n in numbers[:5]]
+    more = len(numbers) - len(shown)
+    if more:
+        return f"lines {', '.join(shown)} and {more} more"
+    return f"lines {', '.join(shown[:-1])} and {shown[-1]}"

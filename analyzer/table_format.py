@@ -1,0 +1,325 @@
+"""The client's boxed table (`mysql -t`, interactive mode), also without its borders.
+
+Cells are cut at the display columns of the border's `+` signs, never on every `|`: MariaDB
+prints `ref|filter` and `idx_a|idx_b` inside cells, and pads CJK text by display width.
+
+Wrapped lines are rejoined using the border: its full width says how long every line must
+be, its `+` positions say where each joined line must hold ` | `. A terminal wraps at a fixed
+width and may drop the trailing spaces of each piece; a mail client wraps at a space and may
+drop that space. Lines that stay short of the border width (or a border without its closing
+`+`) mean the paste was cut: the cut cell keeps its visible start followed by `CUT` (`…`),
+missing cells are `CUT` alone, and the rows are reported as truncated.
+"""
+
+from __future__ import annotations
+
+import itertools
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, value
+from analyzer.textwidth import column_starts, width
+
+BOX_DRAWING = str.maketrans(
+    {
+        **dict.fromkeys("┌┬┐├┼┤└┴┘╔╦╗╠╬╣╚╩╝╒╤╕╞╪╡╘╧╛╓╥╖╟╫╢╙╨╜┏┳┓┣╋┫┗┻┛", "+"),
+        **dict.fromkeys("─═━", "-"),
+        **dict.fromkeys("│║┃", "|"),
+    }
+)
+
+
+def has_box_drawing(lines: list[str]) -> bool:
+    return any(line.lstrip()[:1] in "┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃" and line.strip() for line in lines)
+
+
+def is_border(line: str) -> bool:
+    s = line.strip()
+    return len(s) >= 2 and s[0] == "+" and "-" in s and not s.strip("+-")
+
+
+def _is_border_piece(line: str) -> bool:
+    s = line.rstrip()
+    return bool(s) and s[0] in "+-" and not s.strip("+-")
+
+
+def _is_markdown_rule(line: str) -> bool:
+    s = line.strip()
+    return len(s) >= 3 and "-" in s and not s.strip("|-: ")
+
+
+@dataclass
+class _Frame:
+    """Where the cell separators of a table sit (display columns) and how wide its lines are."""
+
+    seps: list[int]
+    total: int | None  # width of a complete line; None when unknown (border cut short)
+    wrap: int | None  # width a terminal wrapped the lines at, when the border shows it
+    left_open: bool = False  # no `|` before the first cell
+    right_open: bool = False  # no `|` after the last cell (the line was cut, or borders lost)
+    cut_edge: bool = False  # the right edge is missing because lines were cut short
+
+
+class _Joins:
+    """Counts of rejoined pieces, for the notices."""
+
+    def __init__(self) -> None:
+        self.wrap: int | None = None
+        self.terminal = 0  # pieces of lines a terminal cut at `wrap` columns
+        self.word = 0  # pieces of lines wrapped at a space
+        self.spaces = 0  # spaces put back where a wrap dropped them
+
+
+def starts_table(lines: list[str], i: int) -> bool:
+    line = lines[i]
+    s = line.lstrip()
+    if is_border(line):
+        return True
+    if s.startswith("|"):
+        return True
+    return " | " in line and is_explain_header([c.strip().lower() for c in line.split("|")])
+
+
+def parse_table(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
+    """Read the table starting at `lines[start]`; return it (or None) and the index after it."""
+    joins = _Joins()
+    n = len(lines)
+    first = lines[start]
+    indent = len(first) - len(first.lstrip())
+    notices: list[str] = []
+    if is_border(first):
+        border, j = _join_border(lines, start, joins)
+        closed = border.endswith("+")
+        seps = [k for k, c in enumerate(border) if c == "+"]
+        wrap = width(lines[start].rstrip()) if j - start > 1 else None
+        frame = _Frame(seps, width(border) if closed else None, wrap, right_open=not closed, cut_edge=not closed)
+        if not closed:
+            notices.append(
+                f"The table border on line {numbers[start]} stops at column {width(border)} without its closing '+': "
+                "the lines were truncated."
+            )
+    else:
+        frame = _borderless_frame(first, indent)
+        if frame is None:
+            return None, start + 1
+        j = start
+        notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
+
+    sections: list[list[tuple[str, int]]] = [[]]
+    borders = 1 if is_border(first) else 0
+    while j < n:
+        line = lines[j]
+        s = line.rstrip()
+        if not s.strip():
+            break
+        if len(s) - len(s.lstrip()) != indent:
+            break
+        if is_border(s):
+            border, k = _join_border(lines, j, joins)
+            if frame.total is not None and width(border) != frame.total:
+                break
+            borders += 1
+            j = k
+            if borders >= 3 and sections[-1]:
+                break
+            if sections[-1]:
+                sections.append([])
+            continue
+        if borders == 0 and _is_markdown_rule(s):
+            if sections[-1]:
+                sections.append([])
+            j += 1
+            continue
+        if s.lstrip()[0] != "|" and not frame.left_open:
+            break
+        if frame.left_open and "|" not in s:
+            break
+        row_text, k = _assemble(lines, j, frame, joins)
+        sections[-1].append((row_text, j))
+        j = k
+
+    physical = [item for section in sections for item in section]
+    if not physical:
+        return None, max(j, start + 1)
+    header_text, header_at = physical[0]
+    data = physical[1:]
+    header_cells, header_ok = _split(header_text, frame, header=True)
+    columns = [c.lower() for c in header_cells]
+
+    rows = []
+    damaged: list[int] = []
+    damaged_lines: list[int] = []
+    for index, (text, at) in enumerate(data):
+        cells, ok = _split(text, frame, header=False)
+        if not ok:
+            damaged.append(index)
+            damaged_lines.append(numbers[at])
+        rows.append({name: value(cell) for name, cell in zip(columns, cells, strict=False)})
+
+    _report_joins(joins, notices)
+    result = ResultSet("table", columns, rows, numbers[start], notices=notices)
+    if not header_ok:
+        result.truncated = True
+        notices.append(
+            f"The header on line {numbers[header_at]} is truncated; column names ending in '{CUT}' were cut."
+        )
+    if damaged:
+        result.truncated = True
+        result.affected_rows = damaged
+        notices.append(
+            f"{_row_words(damaged)} truncated or damaged ({describe_lines(damaged_lines)}): "
+            f"a cell ending in '{CUT}' was cut short and a cell that is only '{CUT}' is missing."
+        )
+    return result, j
+
+
+def _row_words(indices: list[int]) -> str:
+    if len(indices) == 1:
+        return f"Row {indices[0] + 1} is"
+    return "Rows " + ", ".join(str(i + 1) for i in indices[:8]) + (" and more" if len(indices) > 8 else "") + " are"
+
+
+def _report_joins(joins: _Joins, notices: list[str]) -> None:
+    if joins.terminal:
+        notices.append(f"Rejoined {joins.terminal} lines hard-wrapped at {joins.wrap} columns.")
+    if joins.word:
+        restored = f"; put back {joins.spaces} lost spaces" if joins.spaces else ""
+        notices.append(f"Rejoined {joins.word} lines wrapped at word boundaries (as mail clients do){restored}.")
+
+
+def _borderless_frame(header: str, indent: int) -> _Frame | None:
+    s = header.rstrip()
+    seps = [k for k, c in enumerate(column_starts(s)) if k >= 0 and c >= 0 and s[c] == "|"]
+    if not seps:
+        return None
+    left_open = s[indent] != "|"
+    right_open = not s.endswith("|")
+    total = None if right_open else width(s)
+    return _Frame(seps, total, None, left_open=left_open, right_open=right_open)
+
+
+def _join_border(lines: list[str], start: int, joins: _Joins) -> tuple[str, int]:
+    """A border line with the pieces a terminal wrapped it into; the index after the last piece."""
+    border = lines[start].rstrip()
+    j = start + 1
+    while not border.endswith("+") and j < len(lines) and _is_border_piece(lines[j]):
+        if joins.wrap is None:
+            joins.wrap = width(border)
+        border += lines[j].rstrip()
+        joins.terminal += 1
+        j += 1
+    return border, j
+
+
+def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins) -> tuple[str, int]:
+    """A table line with the wrapped pieces that follow it; the index after the last piece."""
+    if frame.total is None:
+        return lines[start], start + 1
+    text = lines[start].rstrip()
+    used = width(text)
+    j = start + 1
+    while used < frame.total and j < len(lines):
+        piece = lines[j].rstrip()
+        if not piece or is_border(piece):
+            break
+        gap = _choose_gap(text, used, piece, frame)
+        if gap is None:
+            break
+        if frame.wrap and gap == (-used) % frame.wrap:
+            joins.terminal += 1
+        else:
+            joins.word += 1
+            joins.spaces += gap
+        text = text + " " * gap + piece
+        used += gap + width(piece)
+        j += 1
+    return text, j
+
+
+def _choose_gap(text: str, used: int, piece: str, frame: _Frame) -> int | None:
+    """How many spaces were lost between `text` and the wrapped `piece`, judged by the separators."""
+    limit = frame.total - used - width(piece)
+    if limit < 0:
+        return None
+    candidates = []
+    if frame.wrap:
+        candidates.append((-used) % frame.wrap)
+    bar = _first_separator(piece)
+    if bar is not None:
+        at = bisect_left(frame.seps, used + bar)
+        if at < len(frame.seps):
+            candidates.append(frame.seps[at] - used - bar)
+    candidates += [0, 1] if piece[0] == " " else [1, 0]
+    for gap in candidates:
+        if 0 <= gap <= limit and _aligned(text + " " * gap + piece, used, frame.seps):
+            return gap
+    return None
+
+
+def _first_separator(piece: str) -> int | None:
+    """Display column of the first `|` in `piece` that looks like a cell border (spaces around it)."""
+    index = piece.find("|")
+    while index != -1:
+        before = index == 0 or piece[index - 1] == " "
+        after = index == len(piece) - 1 or piece[index + 1] == " "
+        if before and after:
+            return width(piece[:index])
+        index = piece.find("|", index + 1)
+    return None
+
+
+def _aligned(text: str, since: int, seps: list[int]) -> bool:
+    """True when every separator column from `since - 1` on holds a `|` with spaces around it."""
+    starts = column_starts(text)
+    end = len(starts)
+    last = seps[-1]
+    first = seps[0]
+    for p in seps[bisect_left(seps, since - 1) :]:
+        if p >= end:
+            break
+        c = starts[p]
+        if c < 0 or text[c] != "|":
+            return False
+        if p > first and (starts[p - 1] < 0 or text[starts[p - 1]] != " "):
+            return False
+        if p < last and p + 1 < end and (starts[p + 1] < 0 or text[starts[p + 1]] != " "):
+            return False
+    return True
+
+
+def _split(text: str, frame: _Frame, header: bool) -> tuple[list[str], bool]:
+    """The cells of a logical line, and whether it was complete. Cut cells are marked with CUT."""
+    starts = column_starts(text)
+    end = len(starts)
+    bounds: list[int | None] = [-1] if frame.left_open else []
+    bounds += frame.seps
+    if frame.right_open:
+        bounds.append(None)
+    cells: list[str] = []
+    complete = True
+    for a, b in itertools.pairwise(bounds):
+        if not complete:
+            cells.append(CUT)
+        elif a >= 0 and (a >= end or starts[a] < 0 or text[starts[a]] != "|"):
+            complete = False
+            cells.append(CUT)
+        elif b is None:
+            cell = text[starts[a] + 1 if a >= 0 else 0 :]
+            if not frame.cut_edge:
+                cells.append(cell.strip())
+            elif header and cell.strip() and cell.endswith(" "):
+                # Column names hold no spaces: one followed by padding was not cut.
+                cells.append(cell.strip())
+            else:
+                cells.append(cell.strip() + CUT)
+                complete = False
+        else:
+            begin = starts[a] + 1 if a >= 0 else 0
+            if b < end and starts[b] >= 0 and text[starts[b]] == "|":
+                cells.append(text[begin : starts[b]].strip())
+            else:
+                complete = False
+                cells.append(text[begin:].strip() + CUT if b >= end else CUT)
+    if frame.total is not None and width(text) != frame.total:
+        complete = False
+    return cells, complete

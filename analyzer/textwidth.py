@@ -1,0 +1,51 @@
+"""Display width of text as a terminal shows it: East Asian wide characters take two columns.
+
+The mysql/mariadb client pads table cells by display width, so cell boundaries of a
+table holding CJK text sit at display columns, not at string indexes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def width(text: str) -> int:
+    """Columns `text` takes on a terminal."""
+    if text.isascii():
+        return len(text)
+    return sum(_char_width(c) for c in text)
+
+
+def column_starts(text: str) -> list[int]:
+    """For each display column of `text`, the index of the character that starts there, or -1.
+
+    A wide character covers two columns; its second column maps to -1.
+    """
+    if text.isascii():
+        return list(range(len(text)))
+    starts: list[int] = []
+    for index, char in enumerate(text):
+        w = _char_width(char)
+        if w:
+            starts.append(index)
+            starts.extend([-1] * (w - 1))
+    return starts
+
+
+def cut(text: str, columns: int) -> tuple[str, str]:
+    """Split `text` after `columns` display columns (a wide character that straddles goes right)."""
+    if text.isascii():
+        return text[:columns], text[columns:]
+    used = 0
+    for index, char in enumerate(text):
+        w = _char_width(char)
+        if used + w > columns:
+            return text[:index], text[index:]
+        used += w
+    return text, ""

@@ -1,0 +1,147 @@
+"""Batch output (`mysql -B`): a header line, then one line per row, fields separated by tabs.
+
+Also reads it after an editor or a chat expanded the tabs into spaces (tab stops every 8
+columns): a field then starts at a tab stop right after spaces, and the header's field count
+tells how many fields each row has, so values with single spaces (`Using index condition`)
+survive. mysql-test `.result` files add `Warnings:` followed by `Note<TAB>1003<TAB>…` lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, value
+
+TAB = 8
+_WORD_RE = re.compile(r"\S+")
+_SPACES_RE = re.compile(r" +")
+
+
+def _header_names(line: str) -> list[str] | None:
+    """The column names of a batch header line (tabs, or tabs expanded to spaces), else None."""
+    if "\t" in line:
+        names = [name.strip().lower() for name in line.split("\t")]
+    else:
+        indent = len(line) - len(line.lstrip(" "))
+        words = list(_WORD_RE.finditer(line))
+        if len(words) < 3 or any((w.start() - indent) % TAB for w in words):
+            return None
+        names = [w.group().lower() for w in words]
+    return names if is_explain_header(names) or names[:3] == ["level", "code", "message"] else None
+
+
+def starts_tsv(line: str) -> bool:
+    return line.strip() == "Warnings:" or _header_names(line) is not None
+
+
+def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
+    """Read the batch result set whose header is `lines[start]`."""
+    header = lines[start]
+    if header.strip() == "Warnings:":
+        return _parse_warnings(lines, numbers, start)
+    columns = _header_names(header)
+    if columns is None:
+        return None, start + 1
+    expanded = "\t" not in header
+    origin = len(header) - len(header.lstrip(" "))
+    count = len(columns)
+    notices: list[str] = []
+    rows = []
+    damaged: list[int] = []
+    damaged_lines: list[int] = []
+    filled: list[int] = []
+    ambiguous: list[int] = []
+    j = start + 1
+    while j < len(lines):
+        line = lines[j]
+        if not line.strip() or line.strip() == "Warnings:":
+            break
+        if expanded:
+            if "\t" in line:
+                break
+            fields, sure = split_expanded(line[origin:], count)
+            if not sure:
+                ambiguous.append(numbers[j])
+        else:
+            if "\t" not in line and count > 1:
+                break
+            fields = line.split("\t")
+        if len(fields) == count - 1:
+            fields.append("")
+            filled.append(numbers[j])
+        if len(fields) != count:
+            damaged.append(len(rows))
+            damaged_lines.append(numbers[j])
+            fields = (fields + [CUT] * count)[:count]
+        rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
+        j += 1
+    if expanded:
+        notices.append("Read tab-separated output whose tabs were expanded to spaces (tab stops every 8 columns).")
+    if filled:
+        notices.append(
+            f"The last field on {describe_lines(filled)} was missing (a trailing tab was probably stripped); "
+            "took it as empty."
+        )
+    if ambiguous:
+        notices.append(
+            f"Fields on {describe_lines(ambiguous)} could be split more than one way after tab expansion; "
+            "check those rows."
+        )
+    result = ResultSet("tsv", columns, rows, numbers[start], notices=notices)
+    if damaged:
+        result.truncated = True
+        result.affected_rows = damaged
+        notices.append(
+            f"{describe_lines(damaged_lines).capitalize()} do not have the header's {count} fields: "
+            f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
+        )
+    return result, j
+
+
+def _parse_warnings(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet, int]:
+    rows = []
+    j = start + 1
+    while j < len(lines) and lines[j].count("\t") >= 2:
+        level, code, message = lines[j].split("\t", 2)
+        rows.append({"level": level, "code": code, "message": message})
+        j += 1
+    return ResultSet("tsv", ["level", "code", "message"], rows, numbers[start]), j
+
+
+def split_expanded(line: str, count: int) -> tuple[list[str], bool]:
+    """Split a row whose tabs became spaces into `count` fields (fewer if it has fewer).
+
+    A run of spaces is a separator when the text after it starts at a tab stop; it then
+    stands for one tab per tab stop it crosses (more than one means empty fields between).
+    Runs of two or more spaces are taken first; single spaces that end at a tab stop could be
+    inside a value, so only as many of them as the count needs are used. The flag is False
+    when that choice was a guess.
+    """
+    line = line.rstrip("\n")
+    strong: list[tuple[int, int, int]] = []  # (start, end, tabs)
+    weak: list[tuple[int, int, int]] = []
+    trailing_tabs = 0
+    for run in _SPACES_RE.finditer(line):
+        a, b = run.start(), run.end()
+        if a == 0:
+            continue
+        if b == len(line):
+            # Spaces at the very end: tabs before empty trailing fields, if they reach a tab stop.
+            trailing_tabs = (b // TAB - a // TAB) if b % TAB == 0 else 0
+            continue
+        if b % TAB:
+            continue
+        tabs = b // TAB - a // TAB
+        (strong if b - a >= 2 or tabs > 1 else weak).append((a, b, tabs))
+    need = count - 1 - trailing_tabs - sum(t for _, _, t in strong)
+    sure = need <= 0 or need == len(weak)
+    chosen = sorted(strong + weak[: max(need, 0)])
+    fields: list[str] = []
+    begin = 0
+    for a, b, tabs in chosen:
+        fields.append(line[begin:a])
+        fields.extend([""] * (tabs - 1))
+        begin = b
+    fields.append(line[begin:].rstrip(" "))
+    fields.extend([""] * trailing_tabs)
+    return fields, sure
