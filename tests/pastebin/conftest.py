@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.pastebin.factories import explain_table
+
+
+@pytest.fixture(autouse=True)
+def _generous_rate(settings):
+    """A rate no ordinary test reaches; the throttling tests set their own."""
+    settings.API_CREATE_RATE = "10000/minute"
+
+
+@pytest.fixture
+def paste() -> str:
+    return explain_table()
+
+
+@pytest.fixture
+def create(client, paste):
+    """POST a paste to the API (text/plain, options as query parameters) and return the JSON."""
+
+    def _create(text: str | None = None, **params) -> dict:
+        response = client.post(
+            "/api/v1/explains/",
+            text if text is not None else paste,
+            content_type="text/plain; charset=utf-8",
+            query_params=params,
+            HTTP_ACCEPT="application/json",
+        )
+        assert response.status_code == 201, response.content
+        return response.json()
+
+    return _create
