@@ -19,6 +19,7 @@ venv: $(VENV)/.installed
 setup: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py load_notes
 
 run: setup
 	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
