@@ -1,0 +1,38 @@
+"""Atom feed of every note, newest first, at /notes/feed/."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.syndication.views import Feed
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+
+from notes.models import Note
+
+
+class NotesFeed(Feed):
+    feed_type = Atom1Feed
+    title = "Explain Analyzer: release and benchmark notes"
+    subtitle = "MariaDB and MySQL release notes and benchmark write-ups."
+
+    def link(self) -> str:
+        return reverse("notes:list")
+
+    def items(self):
+        return Note.objects.newest_first()
+
+    def item_title(self, item: Note) -> str:
+        return item.title
+
+    def item_description(self, item: Note) -> str:
+        return item.summary
+
+    def item_pubdate(self, item: Note) -> datetime.datetime:
+        return datetime.datetime.combine(item.date, datetime.time(12, 0), tzinfo=datetime.UTC)
+
+    def item_updateddate(self, item: Note) -> datetime.datetime:
+        return item.updated
+
+    def item_categories(self, item: Note) -> list[str]:
+        return [item.get_kind_display()]
