@@ -1,0 +1,146 @@
+"""Anonymization: names replaced consistently in the explain and the query, none kept anywhere."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from analyzer import analyze
+from pastebin.anonymize import Renamer, anonymize, collect_query, rename_query
+from pastebin.models import Explain
+from tests.pastebin.factories import explain_table, fixture
+
+QUERY = (
+    "SELECT e.emp_no, e.last_name, d.dept_name FROM hr.employees e "
+    "JOIN departments AS d ON d.dept_no = e.dept_no WHERE e.hire_date > '2019-06-01' AND YEAR(e.birth) = 1970"
+)
+ORIGINAL_NAMES = [
+    "employees",
+    "departments",
+    "emp_no",
+    "last_name",
+    "dept_name",
+    "dept_no",
+    "hire_date",
+    "birth",
+    "idx_dept",
+    "idx_hire",
+    "hr.e",
+]
+
+
+def test_query_names_get_placeholders_and_keywords_functions_literals_stay():
+    renamer = Renamer()
+    collect_query(renamer, QUERY)
+    renamed = rename_query(renamer, QUERY)
+    assert renamed == (
+        "SELECT a1.col1, a1.col2, a2.col3 FROM db1.t1 a1 "
+        "JOIN t2 AS a2 ON a2.col4 = a1.col4 WHERE a1.col5 > '2019-06-01' AND YEAR(a1.col6) = 1970"
+    )
+
+
+def test_quoted_names_and_comments_are_renamed():
+    query = "SELECT `order`.`total` /* from orders */ FROM `orders` `order` WHERE `total` > 10 -- orders"
+    renamer = Renamer()
+    collect_query(renamer, query)
+    renamed = rename_query(renamer, query)
+    assert "orders" not in renamed
+    assert "total" not in renamed
+    assert renamed.startswith("SELECT `a1`.`col1`")
+
+
+def test_explain_and_query_share_one_mapping():
+    text = fixture("hr_dept_join_an_table_clean.txt")
+    result = anonymize(text, analyze(text).to_dict(), QUERY)
+    again = analyze(result.explain, query=result.query).to_dict()
+    tables = [row["table"] for row in again["rows"]]
+    assert tables == ["a1", "a2"]
+    assert " a1 " in result.query and " a2 " in result.query
+    assert again["rows"][0]["possible_keys"] == "idx1,idx2"
+    assert again["rows"][0]["key"] == "idx2"
+    assert again["rows"][1]["key"] == "PRIMARY"
+    assert again["rows"][1]["ref"] == "db1.a1.col4"
+    for name in ORIGINAL_NAMES:
+        assert name not in result.explain
+        assert name not in result.query
+
+
+def test_rows_and_types_are_kept():
+    text = fixture("hr_dept_join_an_table_clean.txt")
+    before = analyze(text).to_dict()
+    after = analyze(anonymize(text, before).explain).to_dict()
+    for old, new in zip(before["rows"], after["rows"], strict=True):
+        for column in ("id", "select_type", "type", "key_len", "rows", "extra"):
+            assert old[column] == new[column]
+
+
+def test_json_plan_names_are_renamed_in_values_not_keys():
+    text = json.dumps(
+        {
+            "query_block": {
+                "select_id": 1,
+                "table": {
+                    "table_name": "employees",
+                    "access_type": "ref",
+                    "possible_keys": ["idx_dept"],
+                    "key": "idx_dept",
+                    "used_key_parts": ["dept_no"],
+                    "ref": ["const"],
+                    "rows": 936,
+                    "attached_condition": "`hr`.`employees`.`hire_date` > '2019-06-01'",
+                },
+            }
+        },
+        indent=2,
+    )
+    analysis = analyze(text).to_dict()
+    result = anonymize(text, analysis, "SELECT * FROM employees WHERE dept_no = 'd001'")
+    assert '"table_name": "t1"' in result.explain
+    assert '"key": "idx1"' in result.explain
+    for name in ("employees", "idx_dept", "dept_no", "hire_date", "`hr`"):
+        assert name not in result.explain
+    assert analyze(result.explain).to_dict()["format"] == "json"
+
+
+@pytest.mark.django_db
+def test_nothing_original_survives_in_the_record_or_the_api(client):
+    text = fixture("hr_dept_join_an_table_clean.txt")
+    response = client.post(
+        "/api/v1/explains/",
+        {"explain": text, "query": QUERY, "anonymize": True, "title": "anonymous join", "visibility": "public"},
+        content_type="application/json",
+    )
+    assert response.status_code == 201
+    created = response.content.decode()
+    slug = response.json()["slug"]
+    stored = Explain.objects.get(slug=slug)
+    record = json.dumps({k: str(v) for k, v in stored.__dict__.items() if not k.startswith("_")})
+    detail = client.get(f"/api/v1/explains/{slug}/").content.decode()
+    page = client.get(f"/e/{slug}/").content.decode()
+    raw = client.get(f"/e/{slug}/raw/").content.decode()
+    listing = client.get("/api/v1/explains/").content.decode()
+    for name in ORIGINAL_NAMES:
+        for where, body in (
+            ("record", record),
+            ("created", created),
+            ("detail", detail),
+            ("page", page),
+            ("raw", raw),
+            ("list", listing),
+        ):
+            assert not re.search(rf"\b{re.escape(name)}\b", body), (name, where)
+    assert stored.anonymized
+    assert response.json()["rows"][0]["table"] == "a1"
+
+
+@pytest.mark.django_db
+def test_form_anonymize_checkbox(client):
+    text = explain_table(table="payroll_secret", key="idx_salary")
+    response = client.post("/", {"explain": text, "expires": "1d", "visibility": "unlisted", "anonymize": "on"})
+    assert response.status_code == 302
+    stored = Explain.objects.get()
+    assert "payroll_secret" not in stored.raw_explain
+    assert "idx_salary" not in stored.raw_explain
+    assert "t1" in stored.raw_explain and "idx1" in stored.raw_explain

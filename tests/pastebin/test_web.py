@@ -1,0 +1,228 @@
+"""The web pages over HTTP: home form, permalink, delete paths, report, recent, search, escaping."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from pastebin.models import AbuseReport, Explain
+from tests.pastebin.factories import explain_table
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE = '<script>alert("x")</script>'
+
+
+def save(client, **fields) -> str:
+    data = {"explain": explain_table(), "expires": "1d", "visibility": "unlisted", **fields}
+    response = client.post("/", data)
+    assert response.status_code == 302, response.content
+    match = re.fullmatch(r"/e/([A-Za-z0-9]+)/", response["Location"])
+    assert match
+    return match.group(1)
+
+
+def test_home_has_the_form_and_says_what_is_stored(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for name in ("explain", "query", "title", "expires", "visibility", "anonymize"):
+        assert f'name="{name}"' in html
+    assert ">Analyze</button>" in html
+    assert ">Save &amp; share</button>" in html
+    assert 'formaction="/analyze/"' in html
+    assert "What is stored, and who can see it" in html
+    assert "Unlisted" in html
+
+
+def test_save_redirects_to_permalink_with_analysis_and_links(client):
+    slug = save(client, title="My join", query="SELECT * FROM employees")
+    page = client.get(f"/e/{slug}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "My join" in html
+    assert "SELECT * FROM employees" in html
+    assert "employees" in html.split('class="analysis"', 1)[1]
+    assert f'href="/e/{slug}/raw/"' in html
+    assert f'href="/api/v1/explains/{slug}"' in html or f'href="/api/v1/explains/{slug}/"' in html
+    assert f'action="/e/{slug}/delete/"' in html
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"explain": ""}, "Paste the output of EXPLAIN"),
+        ({"explain": "hello there"}, "EXPLAIN"),
+        ({"expires": "2d"}, "1h, 1d, 1w, 1m, 1y, never"),
+        ({"visibility": "secret"}, "unlisted or public"),
+        ({"explain": explain_table() + "\x00"}, "NUL"),
+        ({"improves_on": "NoSuchSlug2345"}, "NoSuchSlug2345"),
+    ],
+)
+def test_invalid_form_is_400_with_a_clear_error_and_nothing_saved(client, fields, message):
+    data = {"explain": explain_table(), "expires": "1d", "visibility": "unlisted", **fields}
+    response = client.post("/", data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert 'name="explain"' in response.content.decode()
+    assert not Explain.objects.exists()
+
+
+def test_too_large_form_is_413(client, settings):
+    settings.EXPLAIN_MAX_BYTES = 1000
+    response = client.post("/", {"explain": explain_table() * 5, "expires": "1d", "visibility": "unlisted"})
+    assert response.status_code == 413
+    assert not Explain.objects.exists()
+
+
+def test_form_requires_csrf():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/", {"explain": explain_table(), "expires": "1d", "visibility": "unlisted"})
+    assert response.status_code == 403
+    assert not Explain.objects.exists()
+    page = client.get("/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1)
+    data = {"explain": explain_table(), "expires": "1d", "visibility": "unlisted", "csrfmiddlewaretoken": token}
+    assert client.post("/", data).status_code == 302
+
+
+def test_saved_pages_are_noindex(client):
+    slug = save(client)
+    for url in (f"/e/{slug}/", f"/e/{slug}/raw/", f"/e/{slug}/report/"):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert "noindex" in response["X-Robots-Tag"]
+    assert '<meta name="robots" content="noindex' in client.get(f"/e/{slug}/").content.decode()
+
+
+def test_unknown_slug_is_404_and_odd_slugs_too(client):
+    assert client.get("/e/NoSuchSlug2345/").status_code == 404
+    assert client.get("/e/NoSuchSlug2345/raw/").status_code == 404
+    assert client.get("/e/%3Cscript%3E/").status_code == 404
+
+
+def test_creator_sees_the_token_once_and_a_delete_button(client):
+    slug = save(client)
+    first = client.get(f"/e/{slug}/").content.decode()
+    assert "shown only this once" in first
+    assert "You created this explain in this browser" in first
+    second = client.get(f"/e/{slug}/").content.decode()
+    assert "shown only this once" not in second
+    assert "You created this explain in this browser" in second
+    stranger = Client().get(f"/e/{slug}/").content.decode()
+    assert "You created this explain" not in stranger
+    assert 'name="token"' in stranger
+
+
+def test_delete_with_the_session_token(client):
+    slug = save(client)
+    response = client.post(f"/e/{slug}/delete/")
+    assert response.status_code == 302
+    assert not Explain.objects.filter(slug=slug).exists()
+    gone = client.get(f"/e/{slug}/")
+    assert gone.status_code == 410
+    assert "deleted" in gone.content.decode()
+
+
+def test_delete_with_a_typed_token_from_another_browser(client, create):
+    data = create()
+    other = Client()
+    assert other.post(f"/e/{data['slug']}/delete/", {"token": "wrong"}).status_code == 403
+    assert other.post(f"/e/{data['slug']}/delete/").status_code == 403
+    assert Explain.objects.filter(slug=data["slug"]).exists()
+    assert other.post(f"/e/{data['slug']}/delete/", {"token": data["delete_token"]}).status_code == 302
+    assert not Explain.objects.filter(slug=data["slug"]).exists()
+
+
+def test_get_never_deletes(client):
+    slug = save(client)
+    assert client.get(f"/e/{slug}/delete/").status_code == 405
+    assert Explain.objects.filter(slug=slug).exists()
+
+
+def test_delete_needs_csrf():
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1)
+    slug = save(client, csrfmiddlewaretoken=token)
+    assert client.post(f"/e/{slug}/delete/").status_code == 403
+    assert Explain.objects.filter(slug=slug).exists()
+
+
+def test_hostile_strings_are_escaped_everywhere(client):
+    table = "<img src=x onerror=alert(1)>"
+    slug = save(
+        client, title=HOSTILE, query=f"SELECT '{HOSTILE}'", visibility="public", explain=explain_table(table=table)
+    )
+    pages = [
+        client.get(f"/e/{slug}/"),
+        client.get("/recent/"),
+        client.get("/search/", {"q": "script"}),
+        client.get(f"/e/{slug}/report/"),
+        client.get("/analyze/", {"raw_explain": explain_table(table=table), "title": HOSTILE}),
+    ]
+    for page in pages:
+        html = page.content.decode()
+        assert "<script>alert" not in html
+        assert "<img src=x" not in html
+    detail = pages[0].content.decode()
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in detail
+    assert "&lt;img src=x onerror=alert(1)&gt;" in detail
+
+
+def test_report_abuse_files_a_report(client):
+    slug = save(client)
+    assert client.get(f"/e/{slug}/report/").status_code == 200
+    assert client.post(f"/e/{slug}/report/", {"reason": ""}).status_code == 400
+    response = client.post(f"/e/{slug}/report/", {"reason": "Contains customer names", "contact": "a@example.org"})
+    assert response.status_code == 302
+    report = AbuseReport.objects.get()
+    assert report.explain.slug == slug
+    assert report.reason == "Contains customer names"
+
+
+def test_recent_lists_public_only_newest_first_with_cursor(client):
+    slugs = [save(client, title=f"public {i:02d}", visibility="public") for i in range(23)]
+    save(client, title="unlisted one")
+    first = client.get("/recent/").content.decode()
+    assert "unlisted one" not in first
+    titles = re.findall(r"public (\d\d)", first)
+    assert titles == [f"{i:02d}" for i in range(22, 2, -1)]
+    cursor = re.search(r'href="\?after=([^"]+)"', first).group(1)
+    second = client.get(f"/recent/?after={cursor}").content.decode()
+    assert re.findall(r"public (\d\d)", second) == ["02", "01", "00"]
+    assert 'rel="next"' not in second
+    assert len(slugs) == 23
+    assert client.get("/recent/?after=not-a-cursor!").status_code == 400
+
+
+def test_recent_cursor_handles_equal_times(client, create):
+    from datetime import UTC, datetime
+    from unittest import mock
+
+    with mock.patch("pastebin.clock.now", return_value=datetime(2030, 1, 1, tzinfo=UTC)):
+        made = {
+            create(explain_table(table=f"same_{i}"), visibility="public", expires="never")["slug"] for i in range(25)
+        }
+    first = client.get("/recent/").content.decode()
+    cursor = re.search(r'href="\?after=([^"]+)"', first).group(1)
+    second = client.get(f"/recent/?after={cursor}").content.decode()
+    seen = re.findall(r'href="/e/([A-Za-z0-9]+)/"', first + second)
+    assert len(seen) == 25
+    assert set(seen) == made
+
+
+def test_search_finds_public_by_title_query_and_table(client):
+    save(client, title="Slow payroll", visibility="public", explain=explain_table(table="salaries"))
+    save(client, title="Secret payroll", explain=explain_table(table="salaries"))
+    save(
+        client, title="Other", query="SELECT * FROM badges", visibility="public", explain=explain_table(table="badges")
+    )
+    for q, expected in (("payroll", ["Slow payroll"]), ("salaries", ["Slow payroll"]), ("badges", ["Other"])):
+        html = client.get("/search/", {"q": q}).content.decode()
+        found = [title for title in ("Slow payroll", "Secret payroll", "Other") if title in html]
+        assert found == expected, q
+    assert "No public explain matches" in client.get("/search/", {"q": "nothing-like-this"}).content.decode()
+    assert client.get("/search/").status_code == 200
