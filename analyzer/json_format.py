@@ -471,6 +471,13 @@ class _Flattener:
                     self.rows[first]["_extra"].append("Start temporary")
                     self.rows[-1]["_extra"].append("End temporary")
                 continue
+            if base == "read_sorted_file" and isinstance(value, dict) and "r_rows" in value:
+                # MariaDB counts the rows read back from the sorted file; tabular r_rows shows those.
+                first = len(self.rows)
+                self._walk(value, select_id, block, nested, block_extras, inherited, False, depth + 1)
+                if len(self.rows) > first:
+                    self.rows[first]["r_rows"] = format_value(value["r_rows"])
+                continue
             wrapper = _wrapper_extras(base, value)
             block_extras.extend(item for item in _block_extras(base, value) if item not in block_extras)
             self._walk(
