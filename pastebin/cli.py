@@ -40,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--public", action="store_true", help="List it in Recent and Search (default: unlisted).")
     parser.add_argument("--anonymize", action="store_true", help="Replace table, index and column names first.")
     parser.add_argument("--improves-on", default="", metavar="SLUG", help="Slug of the explain this one improves on.")
-    parser.add_argument("--json", action="store_true", help="Print the server's JSON answer instead of the link.")
+    parser.add_argument(
+        "--json", action="store_true", help="Print the server's JSON answer (one line per paste) instead of the link."
+    )
     return parser
 
 
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {label}: {exc}", file=sys.stderr)
             status = 1
             continue
-        print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else data["url"])
+        print(json.dumps(data, ensure_ascii=False) if args.json else data["url"])
     return status
 
 

@@ -242,20 +242,22 @@ def recent(request: HttpRequest) -> HttpResponse:
     return render(request, "pastebin/recent.html", {"explains": page, "next_cursor": next_cursor})
 
 
-def search_public(text: str) -> QuerySet[Explain]:
-    """Public explains whose title, query or table names match `text`.
+def full_text_match(text: str) -> RawSQL:
+    """PostgreSQL: `search_text` matches the web-search style query `text` (served by the GIN
+    index on `to_tsvector('simple', search_text)`; the `simple` configuration does not stem names)."""
+    return RawSQL(
+        "to_tsvector('simple', \"pastebin_explain\".\"search_text\") @@ websearch_to_tsquery('simple', %s)",
+        (text,),
+        output_field=BooleanField(),
+    )
 
-    PostgreSQL: full-text search (the `simple` configuration, so table names are not stemmed)
-    served by the GIN index on `to_tsvector('simple', search_text)`. Elsewhere: every word as a substring.
-    """
+
+def search_public(text: str) -> QuerySet[Explain]:
+    """Public explains whose title, query or table names match `text`: full-text search on
+    PostgreSQL, elsewhere every word as a case-insensitive substring."""
     explains = Explain.objects.public()
     if connection.vendor == "postgresql":
-        matches = RawSQL(
-            "to_tsvector('simple', \"pastebin_explain\".\"search_text\") @@ websearch_to_tsquery('simple', %s)",
-            (text,),
-            output_field=BooleanField(),
-        )
-        return explains.filter(matches)
+        return explains.filter(full_text_match(text))
     for word in text.split():
         explains = explains.filter(search_text__icontains=word)
     return explains

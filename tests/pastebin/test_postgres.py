@@ -1,0 +1,88 @@
+"""PostgreSQL only: full-text search through the GIN index, and many explains saved in parallel."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+from pastebin.models import Explain
+from pastebin.views import full_text_match, search_public
+from tests.pastebin.factories import explain_table
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.mark.django_db
+def test_search_uses_full_text_and_the_gin_index(create):
+    create(explain_table(table="salaries"), title="Slow payroll reports", visibility="public")
+    create(explain_table(table="salaries"), title="Unlisted payroll")
+    create(explain_table(table="badges"), query="SELECT * FROM badges WHERE issued > NOW()", visibility="public")
+    assert [e.title for e in search_public("payroll")] == ["Slow payroll reports"]
+    assert [e.title for e in search_public("salaries")] == ["Slow payroll reports"]
+    assert len(search_public("badges issued")) == 1
+    assert len(search_public('"payroll reports"')) == 1
+    assert len(search_public("payroll -reports")) == 0
+    assert len(search_public("!!! & ''' (")) == 0  # websearch syntax never raises
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'pastebin_explain_search_gin'")
+        assert "gin" in cursor.fetchone()[0].lower()
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        sql, params = Explain.objects.filter(full_text_match("payroll")).values("slug").query.sql_with_params()
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "pastebin_explain_search_gin" in plan
+
+
+@pytest.mark.django_db
+def test_nul_is_refused_before_reaching_postgresql(client, paste):
+    for body, content_type in (
+        (paste + "\x00", "text/plain"),
+        ({"explain": paste, "title": "a\x00"}, "application/json"),
+    ):
+        response = client.post("/api/v1/explains/", body, content_type=content_type)
+        assert response.status_code == 400
+    response = client.post("/", {"explain": paste + "\x00", "expires": "1d", "visibility": "unlisted"})
+    assert response.status_code == 400
+
+
+def _random_paste(rng: random.Random) -> str:
+    name = "".join(rng.choices(string.ascii_lowercase, k=8)) + rng.choice(["", "_é", "_表", "_🚀"])
+    newline = rng.choice(["\n", "\r\n"])
+    text = explain_table(table=name, rows=str(rng.randint(1, 10**7)), newline=newline)
+    return rng.choice(["", "mysql> EXPLAIN SELECT 1;" + newline]) + text + rng.choice(["", "  \n", "\n\n"])
+
+
+def _post(url: str, text: str) -> tuple[int, dict]:
+    request = urllib.request.Request(
+        url + "/api/v1/explains/",
+        data=text.encode(),
+        method="POST",
+        headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_many_parallel_creations_all_read_back_byte_for_byte(live_server):
+    rng = random.Random()
+    pastes = [_random_paste(rng) for _ in range(50)]
+    assert len(set(pastes)) == 50
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda text: _post(live_server.url, text), pastes))
+    created = [(text, data) for text, (status, data) in zip(pastes, results, strict=True) if status == 201]
+    assert len(created) == 50, [status for status, _ in results]
+    assert len({data["slug"] for _, data in created}) == 50
+    for text, data in created:
+        with urllib.request.urlopen(data["raw_url"], timeout=60) as response:
+            assert response.read() == text.encode("utf-8")
