@@ -63,24 +63,30 @@ def median_ms(text: str, runs: int) -> float:
     return statistics.median(times) * 1000
 
 
-def rows_for_bytes(target: int) -> int:
+def mangled_paste(target_bytes: int) -> str:
+    """The largest mangled paste of whole rows that stays within `target_bytes` (UTF-8)."""
     per_row = len(mangle(explain_table(100))) / 100
-    return max(1, int(target / per_row))
+    n_rows = max(1, int(target_bytes / per_row))
+    while True:
+        text = mangle(explain_table(n_rows))
+        size = len(text.encode())
+        if size <= target_bytes or n_rows == 1:
+            return text
+        n_rows = max(1, int(n_rows * target_bytes / size * 0.995))
 
 
 def main() -> None:
     small = explain_table(10)
     print(f"10-row explain ({len(small)} bytes): median {median_ms(small, 2000):.3f} ms over 2000 runs (target < 1 ms)")
 
-    mib = mangle(explain_table(rows_for_bytes(1024 * 1024 * 0.98)))
+    mib = mangled_paste(1024 * 1024)
     print(
         f"1 MiB mangled paste ({len(mib.encode())} bytes): median {median_ms(mib, 7):.1f} ms over 7 runs (target < 250 ms)"
     )
 
-    base_rows = rows_for_bytes(64 * 1024)
     previous = None
     for factor in (1, 4, 16):
-        text = mangle(explain_table(base_rows * factor))
+        text = mangled_paste(64 * 1024 * factor)
         ms = median_ms(text, 7)
         growth = f", x{ms / previous:.1f} time for x{factor} size" if previous else ""
         if previous is None:
