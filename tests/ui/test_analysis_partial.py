@@ -1,0 +1,229 @@
+"""The analysis partial: plan table, annotated terms with tooltips, findings, tree, copies, query."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import render_to_string
+
+from analyzer import analyze, glossary
+from tests.ui.conftest import read_fixture
+from tests.ui.html import parse
+
+NO_BADGE_QUERY = "SELECT e.emp_no FROM employees e WHERE NOT EXISTS (SELECT 1 FROM badges b WHERE b.emp_no = e.emp_no)"
+
+
+def render(analysis: dict, raw: str = "") -> str:
+    return render_to_string("analyzer/_analysis.html", {"analysis": analysis, "raw_explain": raw})
+
+
+def base_analysis(**overrides) -> dict:
+    analysis = {
+        "format": "table",
+        "columns": ["id", "select_type", "table", "type", "possible_keys", "key", "rows", "extra"],
+        "rows": [
+            {
+                "id": "1",
+                "select_type": "SIMPLE",
+                "table": "t1",
+                "type": "ALL",
+                "possible_keys": None,
+                "key": None,
+                "rows": "1000",
+                "extra": "Using where; Using filesort",
+            },
+            {
+                "id": "1",
+                "select_type": "SIMPLE",
+                "table": "t2",
+                "type": "eq_ref",
+                "possible_keys": "PRIMARY,idx_a,idx_b",
+                "key": "PRIMARY",
+                "rows": "1",
+                "extra": "",
+            },
+        ],
+        "plan": None,
+        "tables": ["t1", "t2"],
+        "query": None,
+        "warnings": [],
+        "truncated": False,
+        "annotations": [],
+        "findings": [],
+        "notices": [],
+    }
+    analysis.update(overrides)
+    return analysis
+
+
+def annotation(row: int, column: str, term: str) -> dict:
+    entry = glossary.match(column, term)
+    assert entry is not None
+    return {
+        "row": row,
+        "column": column,
+        "term": term,
+        "severity": entry.severity,
+        "title": entry.title,
+        "explanation": entry.explanation,
+        "url": entry.url,
+        "slug": entry.slug,
+    }
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    ["analyze_table.txt", "vertical_prompt.txt", "tsv.txt", "union_table.txt", "json_plan.txt", "no_badge_table.txt"],
+)
+def test_every_annotation_has_an_accessible_tooltip(fixture):
+    paste = read_fixture(fixture)
+    analysis = analyze(paste).to_dict()
+    assert analysis["annotations"], "the annotator should annotate these samples"
+    doc = parse(render(analysis, paste))
+    terms = doc.find_all("button", cls="term")
+    assert len(terms) == len(analysis["annotations"])
+    for button, note in zip(terms, _in_document_order(analysis), strict=True):
+        assert button.attrs["type"] == "button"
+        tip = doc.by_id(button.attrs["aria-describedby"])
+        assert tip is not None and tip.attrs["role"] == "tooltip"
+        assert note["title"] in tip.text and note["explanation"] in tip.text
+        hrefs = [a.attrs["href"] for a in tip.find_all("a")]
+        assert note["url"] in hrefs
+        assert f"/terms/#{note['slug']}" in hrefs
+        assert f"sev-{note['severity']}" in button.parent.classes
+        assert button.parent is tip.parent  # hover and focus-within on one wrapper show it
+
+
+def _in_document_order(analysis: dict) -> list[dict]:
+    columns = analysis["columns"]
+    return sorted(
+        analysis["annotations"],
+        key=lambda a: (a["row"], columns.index(a["column"]) if a["column"] in columns else len(columns)),
+    )
+
+
+def test_terms_are_highlighted_inside_their_cell():
+    analysis = base_analysis(annotations=[annotation(0, "extra", "Using filesort"), annotation(0, "type", "ALL")])
+    doc = parse(render(analysis))
+    row = doc.by_id("row-0")
+    extra = row.find_all("td")[-1]
+    assert extra.text.startswith("Using where;")
+    assert [b.text for b in extra.find_all("button", cls="term")] == ["Using filesort"]
+    type_cell = row.find_all("td")[3]
+    assert [b.text for b in type_cell.find_all("button")] == ["ALL"]
+
+
+def test_an_annotation_whose_text_is_not_in_the_cell_is_still_shown():
+    note = annotation(1, "extra", "Using index")
+    doc = parse(render(base_analysis(annotations=[note])))
+    buttons = doc.by_id("row-1").find_all("button", cls="term")
+    assert [b.text for b in buttons] == ["Using index"]
+
+
+def test_plan_table_layout():
+    doc = parse(render(base_analysis()))
+    table = doc.find_all("table", cls="plan")[0]
+    headers = table.find_all("th", scope="col")
+    assert [h.text.strip() for h in headers][1:] == base_analysis()["columns"]
+    assert "num" in headers[7].classes  # rows: numbers right-aligned
+    assert "num" not in headers[3].classes
+    nulls = doc.by_id("row-0").find_all("span", cls="null")
+    assert [n.text for n in nulls] == ["NULL", "NULL"]
+    keys = doc.by_id("row-1").find_all("td")[4]
+    assert "wrap" in keys.classes and len(keys.find_all("wbr")) == 2
+    assert doc.by_id("row-1").find_all("a", href="#row-1")
+
+
+def test_findings_most_severe_first_with_row_links():
+    findings = [
+        {"severity": "info", "message": "Sorted in a temporary file", "rows": [0], "kind": "a"},
+        {"severity": "bad", "message": "Full scan of t1", "rows": [0], "kind": "b"},
+        {"severity": "warning", "message": "Join buffer on t2", "rows": [1, 0], "kind": "c"},
+    ]
+    doc = parse(render(base_analysis(findings=findings)))
+    items = doc.find_all("li", cls="finding")
+    assert [i.find_all("span", cls="finding-text")[0].text for i in items] == [
+        "Full scan of t1",
+        "Join buffer on t2",
+        "Sorted in a temporary file",
+    ]
+    links = items[1].find_all("a")
+    assert [a.attrs["href"] for a in links] == ["#row-1", "#row-0"]
+    assert links[0].text == "row 2 (t2)"
+    for a in doc.find_all("a"):
+        href = a.attrs.get("href", "")
+        if href.startswith("#row-"):
+            assert doc.by_id(href[1:]) is not None
+
+
+def test_truncated_rows_are_marked():
+    doc = parse(render(base_analysis(truncated=True, affected_rows=[1], notices=["Lines cut at 100 columns"])))
+    assert doc.find_all("p", cls="banner")
+    assert "affected" in doc.by_id("row-1").classes
+    assert "affected" not in doc.by_id("row-0").classes
+    assert "Lines cut at 100 columns" in doc.find_all("section", cls="notices")[0].text
+
+
+def test_clean_copies_with_copy_buttons():
+    doc = parse(render(base_analysis()))
+    for pre_id in ("clean-table", "clean-vertical"):
+        pre = doc.by_id(pre_id)
+        assert pre is not None and pre.tag == "pre"
+        assert doc.find_all("button", data_copy=pre_id)
+    assert "| id | select_type |" in doc.by_id("clean-table").text
+    assert "select_type: SIMPLE" in doc.by_id("clean-vertical").text
+
+
+def test_query_is_highlighted_with_its_tables_linked():
+    paste = read_fixture("no_badge_table.txt")
+    analysis = analyze(paste, query=NO_BADGE_QUERY).to_dict()
+    doc = parse(render(analysis, paste))
+    code = doc.find_all("pre", cls="sql")[0]
+    assert code.text == NO_BADGE_QUERY
+    assert "hl" in code.classes and code.find_all("span", cls="k")  # keywords as classes, no style
+    links = {(a.text, a.attrs["href"]) for a in code.find_all("a", cls="table-link")}
+    assert ("e", "#row-0") in links and ("employees", "#row-0") in links
+    assert ("b", "#row-1") in links and ("badges", "#row-1") in links
+
+
+def test_tree_view_from_tabular_rows():
+    paste = read_fixture("union_table.txt")
+    doc = parse(render(analyze(paste).to_dict(), paste))
+    tree = doc.find_all("ul", cls="tree")[0]
+    top = [li for li in tree.children if not isinstance(li, str)]
+    assert len(top) == 1 and "node-union" in top[0].classes
+    selects = top[0].find_all("li", cls="node-select")
+    assert [s.find_all("span", cls="node-label")[0].text for s in selects] == ["#1 PRIMARY", "#2 UNION"]
+    assert "est. 936 rows" in tree.text
+
+
+def test_tree_view_from_a_json_plan_shows_actual_rows_and_time():
+    plan = {
+        "query_block": {
+            "select_id": 1,
+            "r_loops": 1,
+            "r_total_time_ms": 0.5,
+            "table": {"table_name": "t1", "access_type": "ALL", "rows": 1000, "r_rows": 998, "r_total_time_ms": 0.41},
+        }
+    }
+    analysis = base_analysis(format="json", plan=plan, rows=base_analysis()["rows"][:1])
+    tree = parse(render(analysis)).find_all("ul", cls="tree")[0]
+    table = tree.find_all("li", cls="node-table")[0]
+    assert "est. 1000 rows" in table.text and "actual 998 rows" in table.text and "0.41 ms" in table.text
+    assert table.find_all("a", href="#row-0")
+
+
+def test_raw_paste_is_highlighted_with_the_explain_lexer():
+    paste = read_fixture("analyze_table.txt")
+    doc = parse(render(analyze(paste).to_dict(), paste))
+    raw = doc.find_all("pre", cls="raw")[0]
+    assert raw.text == paste
+    assert raw.find_all("span", cls="gh")  # header cells
+    assert raw.find_all("span", cls="kc")  # NULL
+    assert raw.find_all("span", cls="m")  # numbers
+
+
+def test_two_analyses_on_one_page_do_not_share_ids():
+    one = render_to_string("analyzer/_analysis.html", {"analysis": base_analysis(), "raw_explain": "", "prefix": "a-"})
+    two = render_to_string("analyzer/_analysis.html", {"analysis": base_analysis(), "raw_explain": "", "prefix": "b-"})
+    ids = [n.attrs["id"] for n in parse(one + two).iter() if n.attrs.get("id")]
+    assert len(ids) == len(set(ids))
