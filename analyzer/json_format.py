@@ -69,6 +69,8 @@ _START = re.compile(r'\{(?:[\s|│]|\\[nrt])*"([A-Za-z_][\w-]*)"')
 _BORDER_LINE = re.compile(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
 _LEFT_CELL = re.compile(r"^\s*[|│║] ?")
 _RIGHT_CELL = re.compile(r"\s*[|│║]\s*$")
+# Some line starts with a cell border or a box rule, or ends with a cell border.
+_DECORATED = re.compile(r"^[ \t]*[|│║+┌├└╔╠╚]|[|│║][ \t]*$", re.MULTILINE)
 _BATCH_ESCAPE = re.compile(r"\\(.)")
 _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "Z": "\x1a", "b": "\b"}
 # Strings and the structural characters of JSON, for the truncation scan.
@@ -142,7 +144,10 @@ def _unwrap(text: str, start: int) -> str:
     if re.match(r"\{\s*\\n", first_line):
         # `mysql -B` prints the whole document on one line with \n, \t and \\ escaped.
         return _BATCH_ESCAPE.sub(lambda m: _BATCH_CHARS.get(m.group(1), m.group(1)), _RIGHT_CELL.sub("", first_line))
-    lines = text[start:].split("\n")
+    segment = text[start:]
+    if not _DECORATED.search(segment):
+        return segment
+    lines = segment.split("\n")
     kept = []
     for line in lines:
         if _BORDER_LINE.match(line):
