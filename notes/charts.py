@@ -118,12 +118,12 @@ def _legend_rows(names: list[str]) -> list[list[tuple[int, str]]]:
     return rows
 
 
-def _y_scale(table: dict[str, Any], top: float, bottom: float) -> tuple[Scale, list[float], int]:
+def _y_scale(table: dict[str, Any], top: float, bottom: float) -> tuple[Scale, list[float], int | None]:
+    """The y scale, its ticks, and the decimals of the tick labels (None: per tick, for log axes)."""
     values = [v for _, s in _plotted(table) for v in s["values"] if v is not None]
     if table["y"].get("scale") == "log":
         ticks = log_ticks(min(values), max(values))
-        decimals = max(step_decimals(t) for t in ticks)
-        return Scale(ticks[0], ticks[-1], bottom, top, log=True), ticks, decimals
+        return Scale(ticks[0], ticks[-1], bottom, top, log=True), ticks, None
     highest = max(
         value + (error or 0)
         for _, series in _plotted(table)
@@ -147,7 +147,7 @@ def render_chart(table: dict[str, Any], chart_id: str) -> str:
     """The SVG markup of one table's chart (the table must pass `schema.check_table`)."""
     plotted = _plotted(table)
     legend = _legend_rows([s["name"] for _, s in plotted])
-    top = TITLE_BAND + LEGEND_ROW * len(legend) + 12
+    top = TITLE_BAND + LEGEND_ROW * len(legend) + 26
     bottom = top + PLOT_HEIGHT
     height = bottom + BOTTOM_BAND
     left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
@@ -173,7 +173,7 @@ def render_chart(table: dict[str, Any], chart_id: str) -> str:
     _el(svg, "title", table["title"], id=f"{chart_id}-title")
     _el(svg, "desc", description, id=f"{chart_id}-desc")
     _el(svg, "text", table["title"], class_="chart-title", x=WIDTH / 2, y=20, text_anchor="middle",
-        font_size=15, font_weight="bold", fill="currentColor")  # fmt: skip
+        font_size=14, font_weight="bold", fill="currentColor")  # fmt: skip
 
     legend_group = _el(svg, "g", class_="legend")
     for row_number, row in enumerate(legend):
@@ -190,10 +190,9 @@ def render_chart(table: dict[str, Any], chart_id: str) -> str:
     for tick in y_ticks:
         y = _px(y_scale(tick))
         _el(y_axis, "line", class_="grid", x1=left, x2=right, y1=y, y2=y, stroke="currentColor", stroke_opacity="0.15")
-        _el(y_axis, "text", format_number(tick, tick_decimals), class_="tick-label", x=left - 6, y=y,
+        _el(y_axis, "text", format_number(tick, step_decimals(tick) if tick_decimals is None else tick_decimals), class_="tick-label", x=left - 6, y=y,
             text_anchor="end", dominant_baseline="middle", fill="currentColor")  # fmt: skip
-    _el(svg, "text", _y_caption(table), class_="axis-label axis-label-y", x=16, y=(top + bottom) / 2,
-        text_anchor="middle", transform=f"rotate(-90 16 {_px((top + bottom) / 2)})", fill="currentColor")  # fmt: skip
+    _el(svg, "text", _y_caption(table), class_="axis-label axis-label-y", x=8, y=top - 10, fill="currentColor")
 
     x_axis = _el(svg, "g", class_="axis axis-x")
     _el(x_axis, "line", class_="baseline", x1=left, x2=right, y1=bottom, y2=bottom, stroke="currentColor")
