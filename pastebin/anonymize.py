@@ -5,12 +5,13 @@ Pure functions, no Django. Names are collected from the parsed analysis (the `ta
 `possible_keys` and `ref` cells, or the JSON plan's `table_name`, `key`, `used_columns` …) and
 from the query's identifiers (keywords, functions, literals and numbers are kept). The new paste
 is then rebuilt: tabular formats as a clean ASCII table of the renamed rows (so nothing else
-from the original paste, such as a transcript's warnings, is kept), JSON and tree output by
-renaming identifiers inside the original text.
+from the original paste, such as a transcript's warnings, is kept), JSON as the renamed plan,
+tree output by renaming identifiers inside the original text.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -269,14 +270,31 @@ def rename_row(renamer: Renamer, row: dict[str, str | None]) -> dict[str, str | 
     return renamed
 
 
-def rename_json_text(renamer: Renamer, text: str) -> str:
-    """Rename identifiers inside the JSON string values of a paste, leaving object keys alone."""
+# JSON plan values that are EXPLAIN's own words, never names.
+PLAN_WORD_KEYS = frozenset({"access_type", "select_type", "message", "algorithm"})
+# `name=` inside tree output that are measurements, not columns.
+TREE_MEASURES = frozenset({"cost", "rows", "loops", "time", "actual", "filtered", "count"})
 
-    def swap(match: re.Match[str]) -> str:
-        literal, colon = match.group(1), match.group(2)
-        return literal + colon if colon else renamer.replace_words(literal)
 
-    return re.sub(r'("(?:[^"\\]|\\.)*")(\s*:)?', swap, text)
+def rename_plan(renamer: Renamer, node: Any, key: str = "") -> Any:
+    """A copy of a JSON plan with every known name renamed inside its string values (keys kept)."""
+    if isinstance(node, dict):
+        return {k: rename_plan(renamer, v, k) for k, v in node.items()}
+    if isinstance(node, list):
+        return [rename_plan(renamer, item, key) for item in node]
+    if isinstance(node, str) and key not in PLAN_WORD_KEYS:
+        return renamer.replace_words(node)
+    return node
+
+
+def collect_tree(renamer: Renamer, text: str) -> None:
+    """Columns in tree output: `alias.column` of a known alias, and `column=` in lookups."""
+    for qualifier, name in re.findall(rf"({IDENTIFIER})\.({IDENTIFIER})", text):
+        if renamer.known(qualifier):
+            renamer.add("column", name)
+    for name in re.findall(rf"[(\s,]({IDENTIFIER})\s*=", text):
+        if name.lower() not in TREE_MEASURES and name.lower() not in KEYWORDS:
+            renamer.add("column", name)
 
 
 @dataclass
@@ -302,9 +320,10 @@ def anonymize(text: str, analysis: dict[str, Any], query: str | None = None) -> 
             renamer.add("table", table)
 
     fmt = analysis.get("format")
-    if fmt == "json":
-        new_text = rename_json_text(renamer, text)
+    if fmt == "json" and isinstance(analysis.get("plan"), (dict, list)):
+        new_text = json.dumps(rename_plan(renamer, analysis["plan"]), indent=2, ensure_ascii=False) + "\n"
     elif fmt == "tree":
+        collect_tree(renamer, text)
         new_text = renamer.replace_words(text)
     else:
         plan = Plan(format="table", columns=list(analysis.get("columns") or []))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, renderers, status
 from rest_framework.pagination import CursorPagination
@@ -35,6 +36,18 @@ class NewestFirst(CursorPagination):
     page_size_query_param = "page_size"
     ordering = ("-created_at", "-slug")
 
+    def decode_cursor(self, request):
+        """DRF's cursor, refused with 404 when its position is not a time (a forged cursor would 500)."""
+        cursor = super().decode_cursor(request)
+        if cursor is not None and cursor.position is not None:
+            try:
+                valid = parse_datetime(cursor.position) is not None
+            except ValueError:
+                valid = False
+            if not valid:
+                raise exceptions.NotFound(self.invalid_cursor_message)
+        return cursor
+
 
 def wants_plain_link(request: Request) -> bool:
     """Answer a creation with just the permalink: asked for with `Accept: text/plain`, and the
@@ -64,7 +77,7 @@ class ExplainListCreate(generics.ListCreateAPIView):
     pagination_class = NewestFirst
 
     def get_queryset(self):
-        return Explain.objects.public()
+        return Explain.objects.public().defer("raw_explain")
 
     def get_throttles(self):
         return [CreateRateThrottle()] if self.request.method == "POST" else []

@@ -21,6 +21,7 @@ from pastebin import clock, expiry, lookup
 from pastebin.forms import ExplainForm, ReportForm
 from pastebin.models import AbuseReport, Explain, Visibility
 from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain
+from pastebin.slugs import SLUG_RE
 from pastebin.tokens import token_matches
 
 SESSION_TOKENS = "pastebin_delete_tokens"
@@ -219,15 +220,18 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         when, slug = raw.split("|", 1)
-        return datetime.fromisoformat(when), slug
+        moment = datetime.fromisoformat(when)
     except (binascii.Error, UnicodeDecodeError) as exc:
         raise ValueError(cursor) from exc
+    if moment.tzinfo is None or not SLUG_RE.match(slug):
+        raise ValueError(cursor)
+    return moment, slug
 
 
 @require_GET
 def recent(request: HttpRequest) -> HttpResponse:
     """Public explains, newest first; `?after=` is a cursor (created time + slug), not an offset."""
-    explains = Explain.objects.public().order_by("-created_at", "-slug")
+    explains = Explain.objects.public().defer("raw_explain").order_by("-created_at", "-slug")
     cursor = request.GET.get("after", "")
     if cursor:
         try:
@@ -266,5 +270,6 @@ def search_public(text: str) -> QuerySet[Explain]:
 @require_GET
 def search(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("q", "").strip()[:200].replace("\x00", "")
-    results = list(search_public(text).order_by("-created_at", "-slug")[:SEARCH_LIMIT]) if text else []
+    found = search_public(text).defer("raw_explain").order_by("-created_at", "-slug")
+    results = list(found[:SEARCH_LIMIT]) if text else []
     return render(request, "pastebin/search.html", {"q": text, "results": results, "limit": SEARCH_LIMIT})

@@ -144,3 +144,52 @@ def test_form_anonymize_checkbox(client):
     assert "payroll_secret" not in stored.raw_explain
     assert "idx_salary" not in stored.raw_explain
     assert "t1" in stored.raw_explain and "idx1" in stored.raw_explain
+
+
+HR_NAMES = [
+    "hr",
+    "employees",
+    "departments",
+    "salaries",
+    "badges",
+    "emp_no",
+    "dept_no",
+    "last_name",
+    "dept_name",
+    "hire_date",
+    "salary",
+    "to_date",
+    "avg_sal",
+    "idx_dept",
+    "idx_hire",
+    "price",
+    "shop_id",
+]
+SAMPLES = [
+    "hr_dept_join_json_json_table_clean.txt",
+    "hr_no_badge_plain_vertical_prompt.txt",
+    "hr_no_badge_ext_transcript_w250_ext_show_warnings.txt",
+    "hr_count_star_plain_tsv_fence_crlf.txt",
+    "hr_salary_group_plain_transcript_w80_terminal_wrap.txt",
+    "hr_union_names_plain_table_clean.txt",
+    "tree_join_analyze.txt",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", SAMPLES)
+def test_real_pastes_of_every_format_anonymize_without_leaks(client, name):
+    text = fixture(name)
+    original = analyze(text).to_dict()
+    response = client.post("/api/v1/explains/", {"explain": text, "anonymize": True}, content_type="application/json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    stored = Explain.objects.get(slug=data["slug"])
+    everything = "\n".join([stored.raw_explain, stored.query, json.dumps(stored.analysis), response.content.decode()])
+    for word in HR_NAMES:
+        assert not re.search(rf"\b{word}\b", everything), word
+    assert len(data["rows"]) == len(original["rows"])
+    for row in data["rows"]:
+        assert re.fullmatch(r"(t|a)\d+|<.*>", row["table"] or "<none>"), row["table"]
+    for old, new in zip(original["rows"], data["rows"], strict=True):
+        assert (old.get("type"), old.get("rows")) == (new.get("type"), new.get("rows"))

@@ -226,3 +226,29 @@ def test_search_finds_public_by_title_query_and_table(client):
         assert found == expected, q
     assert "No public explain matches" in client.get("/search/", {"q": "nothing-like-this"}).content.decode()
     assert client.get("/search/").status_code == 200
+
+
+def test_lists_use_a_fixed_number_of_queries(client, create, django_assert_max_num_queries):
+    for i in range(30):
+        create(explain_table(table=f"many_{i}"), visibility="public", title=f"many {i}")
+    with django_assert_max_num_queries(4):
+        assert client.get("/recent/").status_code == 200
+    with django_assert_max_num_queries(4):
+        assert client.get("/search/", {"q": "many"}).status_code == 200
+    with django_assert_max_num_queries(4):
+        assert client.get("/api/v1/explains/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "cursor", ["%00", "bm90IGEgY3Vyc29y", "MjAzMC0wMS0wMVQwMDowMDowMHxhYmM", "MjAzMC0wMS0wMVQwMDowMDowMCswMDowMHwAAA"]
+)
+def test_forged_recent_cursors_are_400(client, cursor):
+    assert client.get(f"/recent/?after={cursor}").status_code == 400
+
+
+@pytest.mark.parametrize("cursor", ["garbage", "cD0yMDMwLTAxLTAxJTAwJTAw", "cD0lMDA%3D"])
+def test_forged_api_cursors_are_clean_4xx(client, create, cursor):
+    create(visibility="public")
+    response = client.get(f"/api/v1/explains/?cursor={cursor}")
+    assert 400 <= response.status_code < 500
+    assert response.json()["error"]
