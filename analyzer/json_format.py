@@ -103,34 +103,85 @@ def _read_document(text: str, start: int) -> Plan | None:
     source = _unwrap(text, start)
     decoder = json.JSONDecoder(strict=False, object_pairs_hook=_object_keeping_duplicates)
     notices: list[str] = []
-    truncated = False
     try:
         doc, _ = decoder.raw_decode(source)
     except RecursionError:
         return _refused("The JSON plan is nested too deeply to be read.")
     except ValueError as error:
-        position = getattr(error, "pos", 0) or 0
-        doc = _salvage(source, position, decoder)
-        if doc is None and not _looks_like_explain(source[:200]):
-            return None
-        if doc is not None and not _is_explain(doc):
-            return None
-        truncated = True
-        line = source.count("\n", 0, position) + 1
-        if source[position:].strip():
-            notices.append(
-                f"The JSON plan is truncated or damaged at line {line} of the document "
-                f"({getattr(error, 'msg', 'invalid JSON')}); only the complete part before it is shown."
-            )
-        else:
-            notices.append(
-                "The JSON plan is truncated: the document ends before it is complete; only its complete part is shown."
-            )
+        rejoined = _rejoin_wrapped(source)
+        doc = _decode(decoder, rejoined) if rejoined is not None else None
         if doc is None:
-            return Plan(format="json", columns=list(COLUMNS), truncated=True, notices=notices)
+            return _damaged(source, error, decoder)
+        source = rejoined
+        notices.append("Lines of the JSON plan were hard-wrapped by a terminal; they have been rejoined.")
     if not _is_explain(doc):
         return None
-    return _build_plan(doc, source, notices, truncated)
+    return _build_plan(doc, source, notices, truncated=False)
+
+
+def _decode(decoder: json.JSONDecoder, source: str) -> Any:
+    try:
+        doc, _ = decoder.raw_decode(source)
+    except (ValueError, RecursionError):
+        return None
+    return doc
+
+
+def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder) -> Plan | None:
+    """A Plan marked truncated for a document that is cut off or damaged, keeping the complete
+    part before the damage; None when the text was not an EXPLAIN document after all."""
+    position = getattr(error, "pos", 0) or 0
+    doc = _salvage(source, position, decoder)
+    if doc is not None and not _is_explain(doc):
+        doc = None
+    if doc is None and not _looks_like_explain(source[:200]):
+        return None
+    line = source.count("\n", 0, position) + 1
+    if source[position:].strip():
+        notice = (
+            f"The JSON plan is truncated or damaged at line {line} of the document "
+            f"({getattr(error, 'msg', 'invalid JSON')}); only the complete part before it is shown."
+        )
+    else:
+        notice = "The JSON plan is truncated: the document ends before it is complete; only its complete part is shown."
+    if doc is None:
+        return Plan(format="json", columns=list(COLUMNS), truncated=True, notices=[notice])
+    return _build_plan(doc, source, [notice], truncated=True)
+
+
+def _rejoin_wrapped(source: str) -> str | None:
+    """Undo a terminal's hard wrap: lines cut at exactly the widest line's length continue on the
+    next line. None when the text does not look wrapped (fewer than two lines at that width)."""
+    lines = source.split("\n")
+    width = max(len(line) for line in lines)
+    if width < 20 or sum(1 for line in lines if len(line) == width) < 2:
+        return None
+    out: list[str] = []
+    joining = False
+    for line in lines:
+        if joining:
+            out[-1] += line
+        else:
+            out.append(line)
+        joining = len(line) == width
+    return "\n".join(out)
+
+
+def _unwrapped_strings(doc: Any) -> int:
+    """Remove the raw line breaks a wrap left inside strings (servers escape real ones); returns
+    how many strings were mended. Iterative, over an already depth-checked document."""
+    mended = 0
+    stack = [doc]
+    while stack:
+        item = stack.pop()
+        entries = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+        for key, value in entries:
+            if isinstance(value, str) and "\n" in value:
+                item[key] = value.replace("\r", "").replace("\n", "")
+                mended += 1
+            elif isinstance(value, dict | list):
+                stack.append(value)
+    return mended
 
 
 def _refused(message: str) -> Plan:
@@ -157,7 +208,11 @@ def _unwrap(text: str, start: int) -> str:
 
 
 def _object_keeping_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Old MariaDB versions repeat `"table": {…}` in one object; keep each as `table#2`, `table#3`…"""
+    """Old MariaDB versions repeat `"table": {…}` in one object; keep each as `table#2`, `table#3`…
+    Also mends keys that a terminal wrap broke over two lines."""
+    if any("\n" in key for key, _ in pairs):
+        # A terminal wrap inside a key; servers never put line breaks in keys.
+        pairs = [(key.replace("\r", "").replace("\n", ""), value) for key, value in pairs]
     obj = dict(pairs)
     if len(obj) == len(pairs):
         return obj
@@ -217,6 +272,8 @@ def _salvage(source: str, error_at: int, decoder: json.JSONDecoder) -> Any:
 def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated: bool) -> Plan:
     if _depth_exceeds(doc, MAX_DEPTH):
         return _refused("The JSON plan is nested too deeply to be read.")
+    if _unwrapped_strings(doc):
+        notices.append("Text values of the JSON plan were hard-wrapped over several lines; they have been rejoined.")
     if "query_block" in doc:
         flat = _Flattener()
         flat.run(doc["query_block"])

@@ -396,3 +396,20 @@ def test_mutated_documents_never_raise(text: str, where: int, length: int, inser
 @given(st.text(alphabet='{}[]":,\\n query_blocktable_name0123456789|+-', max_size=200))
 def test_random_text_never_raises(text: str) -> None:
     check_plan(parse_json(text))
+
+
+@pytest.mark.parametrize("width", [33, 40, 60, 80])
+@pytest.mark.parametrize("case", ["rowid_filter.analyze", "derived.explain", "exists_subquery.analyze"])
+def test_a_terminal_wrap_is_undone(case: str, width: int) -> None:
+    text = read(MARIADB / f"{case}.json")
+    pieces = []
+    for line in text.split("\n"):
+        while len(line) > width:
+            pieces.append(line[:width])
+            line = line[width:]
+        pieces.append(line)
+
+    plan = parse_json("\n".join(pieces))
+
+    assert plan.rows == parse_json(text).rows
+    assert not plan.truncated
