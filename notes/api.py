@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, serializers
 
 from notes.models import Note
@@ -42,6 +43,9 @@ class NoteSerializer(serializers.ModelSerializer):
         return TableSerializer(items, many=True, context=self.context).data
 
 
+@extend_schema(
+    parameters=[OpenApiParameter("kind", str, enum=["release", "benchmark"], description="Only notes of this kind.")]
+)
 class NoteListView(generics.ListAPIView):
     """Every note, newest first; `?kind=release` or `?kind=benchmark` narrows the list."""
 

@@ -147,7 +147,7 @@ def render_chart(table: dict[str, Any], chart_id: str) -> str:
     """The SVG markup of one table's chart (the table must pass `schema.check_table`)."""
     plotted = _plotted(table)
     legend = _legend_rows([s["name"] for _, s in plotted])
-    top = TITLE_BAND + LEGEND_ROW * len(legend) + 26
+    top = TITLE_BAND + LEGEND_ROW * len(legend) + 36
     bottom = top + PLOT_HEIGHT
     height = bottom + BOTTOM_BAND
     left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
@@ -192,7 +192,7 @@ def render_chart(table: dict[str, Any], chart_id: str) -> str:
         _el(y_axis, "line", class_="grid", x1=left, x2=right, y1=y, y2=y, stroke="currentColor", stroke_opacity="0.15")
         _el(y_axis, "text", format_number(tick, step_decimals(tick) if tick_decimals is None else tick_decimals), class_="tick-label", x=left - 6, y=y,
             text_anchor="end", dominant_baseline="middle", fill="currentColor")  # fmt: skip
-    _el(svg, "text", _y_caption(table), class_="axis-label axis-label-y", x=8, y=top - 10, fill="currentColor")
+    _el(svg, "text", _y_caption(table), class_="axis-label axis-label-y", x=8, y=top - 16, fill="currentColor")
 
     x_axis = _el(svg, "g", class_="axis axis-x")
     _el(x_axis, "line", class_="baseline", x1=left, x2=right, y1=bottom, y2=bottom, stroke="currentColor")

@@ -85,8 +85,11 @@ class Note(models.Model):
 
     def display_date(self) -> str:
         """The date as exact as it is known: "23 May 2013", "May 2013" or "2012"."""
-        formats = {self.Precision.DAY: "%-d %B %Y", self.Precision.MONTH: "%B %Y", self.Precision.YEAR: "%Y"}
-        return self.date.strftime(formats.get(self.date_precision, formats[self.Precision.DAY]))
+        if self.date_precision == self.Precision.YEAR:
+            return f"{self.date:%Y}"
+        if self.date_precision == self.Precision.MONTH:
+            return f"{self.date:%B %Y}"
+        return f"{self.date.day} {self.date:%B %Y}"
 
     def get_absolute_url(self) -> str:
         return reverse("notes:detail", args=[self.slug])
