@@ -25,6 +25,7 @@ _QUOTE_RE = re.compile(r"^(?:> ?)+")
 _LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
 # What a numbered line must start with, after its number, for the numbering to be believed:
 # the start of some EXPLAIN output, so that TSV rows starting with ids 1, 2, 3 are left alone.
+_NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)
 _OUTPUT_START_RE = re.compile(r"^\s*(?:[+|*{]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
 
 _PROMPT_RE = re.compile(
@@ -55,6 +56,7 @@ _TERMINATOR_RE = re.compile(r"(?:;|\\[Gg])\s*$")
 class Cleaned:
     lines: list[str]
     numbers: list[int]
+    margins: list[int]  # per line, the width of the quoting removed from it
     notices: list[str] = field(default_factory=list)
     query: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -70,12 +72,18 @@ def clean(text: str) -> Cleaned:
     text = _fix_line_endings(text, notices)
     text = _fix_spaces(text, notices)
     lines = text.split("\n")
-    numbers = list(range(1, len(lines) + 1))
+    # Long runs of empty lines mean no more than three do (a wrapped table may hold pieces of spaces).
+    numbers = [
+        n for n in range(1, len(lines) + 1) if n < 4 or lines[n - 1] or lines[n - 2] or lines[n - 3] or lines[n - 4]
+    ]
+    if len(numbers) < len(lines):
+        lines = [lines[n - 1] for n in numbers]
     lines, numbers = _drop_fences(lines, numbers, notices)
-    lines = _strip_quoting(lines, numbers, notices)
-    lines = _strip_line_numbers(lines, numbers, notices)
+    lines, margins = _strip_quoting(lines, notices)
+    if _NUMBERED_RE.search(text):
+        lines = _strip_line_numbers(lines, numbers, notices)
     lines = _dedent(lines, notices)
-    result = Cleaned(lines=lines, numbers=numbers, notices=notices)
+    result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices)
     _take_prompts(result)
     _take_footers(result)
     return result
@@ -124,18 +132,18 @@ def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tu
     return [lines[i] for i in kept], [numbers[i] for i in kept]
 
 
-def _strip_quoting(lines: list[str], numbers: list[int], notices: list[str]) -> list[str]:
-    out = []
+def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
+    out = list(lines)
+    margins = [0] * len(lines)
     quoted = 0
-    for line in lines:
-        if line.startswith(">"):
-            match = _QUOTE_RE.match(line)
-            line = line[match.end() :]
+    for i, line in enumerate(lines):
+        if line[:1] == ">":
+            margin = margins[i] = _QUOTE_RE.match(line).end()
+            out[i] = line[margin:]
             quoted += 1
-        out.append(line)
     if quoted:
         notices.append(f"Removed '> ' e-mail quoting from {_plural(quoted, 'line')}.")
-    return out
+    return out, margins
 
 
 def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]) -> list[str]:
@@ -158,7 +166,7 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
                 break
             run.append(nxt)
             j += 1
-        contents = [lines[i + k][m.end() :] for k, m in enumerate(run)]
+        contents = _unnumbered(lines[i:j], run)
         if len(run) >= 3 and any(_OUTPUT_START_RE.match(c) for c in contents):
             out[i:j] = contents
             stripped_total += len(run)
@@ -168,6 +176,17 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
     if stripped_total:
         notices.append(f"Removed line numbers from {_plural(stripped_total, 'line')} (from line {first_line}).")
     return out
+
+
+def _unnumbered(lines: list[str], matches: list[re.Match]) -> list[str]:
+    """The lines without their numbers. The separator after the number is the shortest one every
+    line has (`  2 | id` in a vim-style paste only loses `  2 `, since `  1 +---` shows the style)."""
+    seps = {m.string[m.end(1) : m.end()] for m in matches if m.end() < len(m.string)}
+    digits_ends = [m.end(1) for m in matches]
+    for sep in sorted(seps, key=len):
+        if all(line.startswith(sep, end) or end == len(line) for line, end in zip(lines, digits_ends, strict=True)):
+            return [line[end + len(sep) :] for line, end in zip(lines, digits_ends, strict=True)]
+    return [line[m.end() :] for line, m in zip(lines, matches, strict=True)]
 
 
 def _dedent(lines: list[str], notices: list[str]) -> list[str]:
@@ -205,13 +224,15 @@ def _take_prompts(result: Cleaned) -> None:
     n = len(lines)
     wrap_width = None
     prompts = 0
-    i = 0
-    while i < n:
+    j = 0
+    candidates = [i for i, line in enumerate(lines) if ">" in line or line.lstrip()[:1] in "EeAaDd"]
+    for i in candidates:
+        if i < j:
+            continue
         line = lines[i]
-        match = _PROMPT_RE.match(line)
-        bare = None if match else _BARE_STATEMENT_RE.match(line)
+        match = _PROMPT_RE.match(line) if ">" in line else None
+        bare = None if match or line.lstrip()[:1] not in "EeAaDd" else _BARE_STATEMENT_RE.match(line)
         if not match and not bare:
-            i += 1
             continue
         if wrap_width is None:
             wrap_width = terminal_width(lines) or 0
@@ -242,7 +263,6 @@ def _take_prompts(result: Cleaned) -> None:
             result.query = query
             if not match:
                 result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
-        i = j
     if prompts:
         result.notices.append(f"Removed {_plural(prompts, 'client prompt')} and the statements typed there.")
 
@@ -250,9 +270,8 @@ def _take_prompts(result: Cleaned) -> None:
 def _take_footers(result: Cleaned) -> None:
     lines = result.lines
     footers = 0
-    for i, line in enumerate(lines):
-        if not line or line[0] == "|" or line[0] == "+":
-            continue
+    for i in [i for i, line in enumerate(lines) if line[:1] not in "|+-{*"]:
+        line = lines[i]
         note = _NOTE_RE.match(line)
         if note:
             result.warnings.append(note.group(1).strip())

@@ -58,7 +58,7 @@ def _parse(text: str) -> Plan:
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
-    found = result_sets(lines, cleaned.numbers)
+    found = result_sets(lines, cleaned.numbers, cleaned.margins)
     explains = [r for r in found if r.is_explain]
     warnings = cleaned.warnings + [
         row["message"] for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
@@ -89,28 +89,30 @@ def _parse(text: str) -> Plan:
     )
 
 
-def result_sets(lines: list[str], numbers: list[int]) -> list[ResultSet]:
+def result_sets(lines: list[str], numbers: list[int], margins: list[int] | None = None) -> list[ResultSet]:
     """Every table, vertical and batch result set in the cleaned lines, in order."""
     found: list[ResultSet] = []
-    i = 0
-    n = len(lines)
-    while i < n:
+    end = 0
+    for i in [
+        i
+        for i, line in enumerate(lines)
+        if line
+        and (line.lstrip()[:1] in "+|*" or "\t" in line or "|" in line or "select_type" in line or "Warnings:" in line)
+    ]:
+        if i < end:
+            continue
         line = lines[i]
         head = line.lstrip()[:1]
-        if not head:
-            i += 1
-            continue
         result = None
         end = i + 1
         if (head in "+|" or " | " in line) and starts_table(lines, i):
-            result, end = parse_table(lines, numbers, i)
+            result, end = parse_table(lines, numbers, i, margins)
         elif head == "*" and starts_vertical(line):
             result, end = parse_vertical(lines, numbers, i)
         elif starts_tsv(line):
             result, end = parse_tsv(lines, numbers, i)
         if result is not None:
             found.append(result)
-        i = max(end, i + 1)
     return found
 
 

@@ -29,6 +29,10 @@ BOX_DRAWING = str.maketrans(
 )
 
 
+# More separators than any EXPLAIN has columns: not an EXPLAIN table.
+MAX_COLUMNS = 200
+
+
 def has_box_drawing(lines: list[str]) -> bool:
     return any(line.lstrip()[:1] in "┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃" and line.strip() for line in lines)
 
@@ -80,8 +84,14 @@ def starts_table(lines: list[str], i: int) -> bool:
     return " | " in line and is_explain_header([c.strip().lower() for c in line.split("|")])
 
 
-def parse_table(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
-    """Read the table starting at `lines[start]`; return it (or None) and the index after it."""
+def parse_table(
+    lines: list[str], numbers: list[int], start: int, margins: list[int] | None = None
+) -> tuple[ResultSet | None, int]:
+    """Read the table starting at `lines[start]`; return it (or None) and the index after it.
+
+    `margins` holds, per line, the width of the quoting the cleanup removed (see `_assemble`).
+    """
+    margins = margins or [0] * len(lines)
     joins = _Joins()
     n = len(lines)
     first = lines[start]
@@ -91,7 +101,7 @@ def parse_table(lines: list[str], numbers: list[int], start: int) -> tuple[Resul
         border, j = _join_border(lines, start, joins)
         closed = border.endswith("+")
         seps = [k for k, c in enumerate(border) if c == "+"]
-        wrap = width(lines[start].rstrip()) if j - start > 1 else None
+        wrap = width(lines[start].rstrip()) + margins[start] if j - start > 1 else None
         frame = _Frame(seps, width(border) if closed else None, wrap, right_open=not closed, cut_edge=not closed)
         if not closed:
             notices.append(
@@ -102,6 +112,8 @@ def parse_table(lines: list[str], numbers: list[int], start: int) -> tuple[Resul
         frame = _borderless_frame(first, indent)
         if frame is None:
             return None, start + 1
+    if len(frame.seps) > MAX_COLUMNS:
+        return None, start + 1
         j = start
         notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
 
@@ -134,7 +146,7 @@ def parse_table(lines: list[str], numbers: list[int], start: int) -> tuple[Resul
             break
         if frame.left_open and "|" not in s:
             break
-        row_text, k = _assemble(lines, j, frame, joins)
+        row_text, k = _assemble(lines, j, frame, joins, margins)
         sections[-1].append((row_text, j))
         j = k
 
@@ -202,7 +214,8 @@ def _join_border(lines: list[str], start: int, joins: _Joins) -> tuple[str, int]
     """A border line with the pieces a terminal wrapped it into; the index after the last piece."""
     border = lines[start].rstrip()
     j = start + 1
-    while not border.endswith("+") and j < len(lines) and _is_border_piece(lines[j]):
+    # A piece that starts with '-' always continues; after a complete border, a '+' starts the next one.
+    while j < len(lines) and _is_border_piece(lines[j]) and (not border.endswith("+") or lines[j][0] == "-"):
         if joins.wrap is None:
             joins.wrap = width(border)
         border += lines[j].rstrip()
@@ -211,45 +224,62 @@ def _join_border(lines: list[str], start: int, joins: _Joins) -> tuple[str, int]
     return border, j
 
 
-def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins) -> tuple[str, int]:
-    """A table line with the wrapped pieces that follow it; the index after the last piece."""
+def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margins: list[int]) -> tuple[str, int]:
+    """A table line with the wrapped pieces that follow it; the index after the last piece.
+
+    `margins[k]` is how many columns of quoting were taken off line k: a terminal filled the
+    line to its width with them, so a piece plus its margin is the wrap width.
+    """
     if frame.total is None:
         return lines[start], start + 1
     text = lines[start].rstrip()
     used = width(text)
+    last, last_width = start, used
     j = start + 1
     while used < frame.total and j < len(lines):
-        piece = lines[j].rstrip()
-        if not piece or is_border(piece):
+        # Pieces that were only spaces show up as blank lines.
+        k = j
+        while k < len(lines) and not lines[k].strip() and k - j < 50:
+            k += 1
+        if k == len(lines):
             break
-        gap = _choose_gap(text, used, piece, frame)
+        piece = lines[k].rstrip()
+        if is_border(piece):
+            break
+        pad = None
+        if frame.wrap:
+            pad = frame.wrap - margins[last] - last_width + sum(frame.wrap - margins[b] for b in range(j, k))
+        gap = _choose_gap(text, used, piece, frame, pad, blanks=k > j)
         if gap is None:
             break
-        if frame.wrap and gap == (-used) % frame.wrap:
-            joins.terminal += 1
+        if gap == pad:
+            joins.terminal += 1 + k - j
         else:
-            joins.word += 1
+            joins.word += 1 + k - j
             joins.spaces += gap
         text = text + " " * gap + piece
         used += gap + width(piece)
-        j += 1
+        last, last_width = k, width(piece)
+        j = k + 1
     return text, j
 
 
-def _choose_gap(text: str, used: int, piece: str, frame: _Frame) -> int | None:
-    """How many spaces were lost between `text` and the wrapped `piece`, judged by the separators."""
+def _choose_gap(text: str, used: int, piece: str, frame: _Frame, pad: int | None, blanks: bool) -> int | None:
+    """How many spaces were lost between `text` and the wrapped `piece`, judged by the separators.
+
+    `pad` is the gap a terminal wrap implies; `blanks` says blank lines (pieces of spaces) came between.
+    """
     limit = frame.total - used - width(piece)
     if limit < 0:
         return None
-    candidates = []
-    if frame.wrap:
-        candidates.append((-used) % frame.wrap)
+    candidates = [] if pad is None else [pad]
     bar = _first_separator(piece)
     if bar is not None:
         at = bisect_left(frame.seps, used + bar)
         if at < len(frame.seps):
             candidates.append(frame.seps[at] - used - bar)
-    candidates += [0, 1] if piece[0] == " " else [1, 0]
+    if not blanks:
+        candidates += [0, 1] if piece[0] == " " else [1, 0]
     for gap in candidates:
         if 0 <= gap <= limit and _aligned(text + " " * gap + piece, used, frame.seps):
             return gap
@@ -289,6 +319,9 @@ def _aligned(text: str, since: int, seps: list[int]) -> bool:
 
 def _split(text: str, frame: _Frame, header: bool) -> tuple[list[str], bool]:
     """The cells of a logical line, and whether it was complete. Cut cells are marked with CUT."""
+    seps = frame.seps
+    if len(text) == frame.total and text.isascii() and not frame.left_open and all(text[p] == "|" for p in seps):
+        return [text[a + 1 : b].strip() for a, b in itertools.pairwise(seps)], True
     starts = column_starts(text)
     end = len(starts)
     bounds: list[int | None] = [-1] if frame.left_open else []

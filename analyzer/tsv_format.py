@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 
 from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, value
+from analyzer.textwidth import width
 
 TAB = 8
+_FILL = "\x00"
 _WORD_RE = re.compile(r"\S+")
 _SPACES_RE = re.compile(r" +")
 
@@ -31,7 +33,9 @@ def _header_names(line: str) -> list[str] | None:
 
 
 def starts_tsv(line: str) -> bool:
-    return line.strip() == "Warnings:" or _header_names(line) is not None
+    if "\t" not in line and "select_type" not in line and "key_len" not in line:
+        return line.strip() == "Warnings:"
+    return _header_names(line) is not None
 
 
 def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
@@ -51,6 +55,7 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
     damaged_lines: list[int] = []
     filled: list[int] = []
     ambiguous: list[int] = []
+    wrapped = 0
     j = start + 1
     while j < len(lines):
         line = lines[j]
@@ -65,6 +70,9 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
         else:
             if "\t" not in line and count > 1:
                 break
+            line, k = _unwrap(lines, j, count)
+            wrapped += k - j
+            j = k
             fields = line.split("\t")
         if len(fields) == count - 1:
             fields.append("")
@@ -75,6 +83,8 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
             fields = (fields + [CUT] * count)[:count]
         rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
         j += 1
+    if wrapped:
+        notices.append(f"Rejoined {wrapped} lines of tab-separated rows wrapped at word boundaries.")
     if expanded:
         notices.append("Read tab-separated output whose tabs were expanded to spaces (tab stops every 8 columns).")
     if filled:
@@ -98,6 +108,22 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
     return result, j
 
 
+def _unwrap(lines: list[str], start: int, count: int) -> tuple[str, int]:
+    """A batch row with the lines a mail client wrapped off it (at spaces, which are put back);
+    returns it and the index of its last line."""
+    text = lines[start]
+    tabs = text.count("\t")
+    k = start + 1
+    while k < len(lines) and lines[k].strip() and not starts_tsv(lines[k]):
+        more = lines[k].count("\t")
+        if tabs + more > count - 1 or (tabs == count - 1 and (more or width(lines[k - 1]) < 40)):
+            break
+        text = text.rstrip(" ") + " " + lines[k].lstrip(" ")
+        tabs += more
+        k += 1
+    return text, k - 1
+
+
 def _parse_warnings(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet, int]:
     rows = []
     j = start + 1
@@ -117,7 +143,15 @@ def split_expanded(line: str, count: int) -> tuple[list[str], bool]:
     inside a value, so only as many of them as the count needs are used. The flag is False
     when that choice was a guess.
     """
-    line = line.rstrip("\n")
+    if not line.isascii():
+        # Tab stops count display columns: give each wide character a placeholder second column.
+        shadow = "".join(c + _FILL * (w - 1) for c, w in ((c, width(c)) for c in line))
+        fields, sure = _split_columns(shadow, count)
+        return [f.replace(_FILL, "") for f in fields], sure
+    return _split_columns(line, count)
+
+
+def _split_columns(line: str, count: int) -> tuple[list[str], bool]:
     strong: list[tuple[int, int, int]] = []  # (start, end, tabs)
     weak: list[tuple[int, int, int]] = []
     trailing_tabs = 0

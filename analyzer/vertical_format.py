@@ -12,7 +12,8 @@ import re
 from analyzer.resultset import CUT, ResultSet, describe_lines, value
 from analyzer.textwidth import width
 
-ROW_RE = re.compile(r"^\s*\*{5,} *(\d+)\. row *\*{5,}\s*$")
+# The stars after `N. row` may have been wrapped onto the next line.
+ROW_RE = re.compile(r"^\s*\*{5,} *(\d+)\. row *\**\s*$")
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
@@ -23,11 +24,10 @@ def starts_vertical(line: str) -> bool:
 def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
     """Read consecutive `\\G` records from `lines[start]`; a `1. row` after the first starts a new result set."""
     n = len(lines)
-    records: list[list[list[str]]] = []  # per record: [name, value] pairs
+    records: list[list[list]] = []  # per record: [name, value, width of its line, wrapped lines...]
     record_lines: list[int] = []
+    widths: dict[int, int] = {}  # how many lines have each width
     colon = None
-    joined = 0
-    widest = 0  # the longest line so far: a value wrapped by a terminal fills it
     j = start
     while j < n:
         line = lines[j]
@@ -37,8 +37,12 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
                 break
             records.append([])
             record_lines.append(numbers[j])
+            marker_width = width(line)
+            widths[marker_width] = widths.get(marker_width, 0) + 1
             colon = None
             j += 1
+            if j < n and lines[j].strip() and not lines[j].strip().strip("*"):
+                j += 1
             continue
         if not line.strip():
             # A blank line ends the records unless another record follows it.
@@ -49,32 +53,36 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
                 j = k
                 continue
             break
-        widest = max(widest, width(line))
+        line_width = width(line)
+        widths[line_width] = widths.get(line_width, 0) + 1
         field = _FIELD_RE.match(line)
         if field and (colon is None or len(field.group(1)) + len(field.group(2)) == colon):
             colon = len(field.group(1)) + len(field.group(2))
-            records[-1].append([field.group(2), field.group(3) or ""])
+            records[-1].append([field.group(2), field.group(3) or "", line_width])
         elif records[-1]:
-            if width(lines[j - 1]) >= widest:
-                records[-1][-1][1] += line  # cut at the terminal's width: nothing was lost
-            else:
-                records[-1][-1][1] += " " + line.strip(" ")  # wrapped at a space, which was dropped
-            joined += 1
+            records[-1][-1].append(line)
         else:
             break
         j += 1
 
     if not records or not any(records):
         return None, max(j, start + 1)
+    widest = max(widths)
+    joined = 0
+    for record in records:
+        for item in record:
+            if len(item) > 3:
+                joined += len(item) - 3
+                item[1] = _unwrap(item[1], item[2], item[3:], widest, widths[widest] > 1)
     columns: list[str] = []
     for record in records:
-        for name, _ in record:
-            if name.lower() not in columns:
-                columns.append(name.lower())
+        for item in record:
+            if item[0].lower() not in columns:
+                columns.append(item[0].lower())
     rows = []
     damaged = []
     for index, record in enumerate(records):
-        row = {name.lower(): value(text.rstrip(" ")) for name, text in record}
+        row = {item[0].lower(): value(item[1].rstrip(" ")) for item in record}
         if len(row) < len(columns):
             damaged.append(index)
             row = {c: row.get(c, CUT) for c in columns}
@@ -93,3 +101,20 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
             f"missing values are shown as '{CUT}'."
         )
     return result, j
+
+
+def _unwrap(text: str, first_width: int, pieces: list[str], widest: int, shared: bool) -> str:
+    """Rejoin a value wrapped over several lines (its line was `first_width` wide).
+
+    A mail client breaks only at a space and may drop it; a terminal cuts anywhere at its width.
+    So where neither side of a break has a space, it is a terminal cut when the line before
+    fills the widest width (shared with another line, so that width is the terminal's), else
+    a dropped space.
+    """
+    previous_width = first_width
+    for piece in pieces:
+        spaced = text.endswith(" ") or piece.startswith(" ")
+        terminal = previous_width >= widest and shared
+        text += piece if (spaced or terminal) else " " + piece
+        previous_width = width(piece)
+    return text
