@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from analyzer.resultset import plural
 from analyzer.textwidth import width
 
 # Spaces that chat apps, word processors and web pages put in place of ASCII spaces.
@@ -43,7 +44,7 @@ _BARE_STATEMENT_RE = re.compile(
     re.IGNORECASE,
 )
 _FOOTER_RE = re.compile(
-    r"^\s*(?:\d+ rows? in set\b|Empty set\b|Query OK\b|Rows matched: \d|Records: \d|Bye\s*$|"
+    r"^\s*(?:(\d+) rows? in set\b|Empty set\b|Query OK\b|Rows matched: \d|Records: \d|Bye\s*$|"
     r"Current database: |No connection\. Trying)",
     re.IGNORECASE,
 )
@@ -60,6 +61,7 @@ class Cleaned:
     notices: list[str] = field(default_factory=list)
     query: str | None = None
     warnings: list[str] = field(default_factory=list)
+    row_counts: list[tuple[int, int]] = field(default_factory=list)  # (line index, N) of `N rows in set`
 
     @property
     def text(self) -> str:
@@ -79,6 +81,7 @@ def clean(text: str) -> Cleaned:
     if len(numbers) < len(lines):
         lines = [lines[n - 1] for n in numbers]
     lines, numbers = _drop_fences(lines, numbers, notices)
+    lines, numbers = _undouble(lines, numbers, notices)
     lines, margins = _strip_quoting(lines, notices)
     if _NUMBERED_RE.search(text):
         lines = _strip_line_numbers(lines, numbers, notices)
@@ -87,10 +90,6 @@ def clean(text: str) -> Cleaned:
     _take_prompts(result)
     _take_footers(result)
     return result
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _fix_line_endings(text: str, notices: list[str]) -> str:
@@ -102,7 +101,7 @@ def _fix_line_endings(text: str, notices: list[str]) -> str:
     if crlf:
         notices.append("Converted Windows (CRLF) line endings.")
     if lone:
-        notices.append(f"Treated {_plural(lone, 'lone carriage return')} as line breaks.")
+        notices.append(f"Treated {plural(lone, 'lone carriage return')} as line breaks.")
         text = text.replace("\r", "\n")
     return text
 
@@ -115,9 +114,9 @@ def _fix_spaces(text: str, notices: list[str]) -> str:
     if not odd and not invisible:
         return text
     if odd:
-        notices.append(f"Replaced {_plural(odd, 'non-breaking space')} with ordinary spaces.")
+        notices.append(f"Replaced {plural(odd, 'non-breaking space')} with ordinary spaces.")
     if invisible:
-        notices.append(f"Removed {_plural(invisible, 'invisible character')} (zero-width spaces or byte-order marks).")
+        notices.append(f"Removed {plural(invisible, 'invisible character')} (zero-width spaces or byte-order marks).")
     return text.translate(_SPACE_TABLE)
 
 
@@ -132,6 +131,22 @@ def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tu
     return [lines[i] for i in kept], [numbers[i] for i in kept]
 
 
+def _undouble(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Drop the empty line a chat or word processor put after every line (a double-spaced paste)."""
+    n = len(lines)
+    filled = [bool(line.strip()) for line in lines]
+    single = [i for i in range(1, n - 1) if not filled[i] and filled[i - 1] and filled[i + 1]]
+    content = sum(filled)
+    if content < 4 or len(single) < 0.8 * (content - 1):
+        return lines, numbers
+    notices.append(
+        f"Removed the empty line after every line ({plural(len(single), 'line')}): the paste was double-spaced."
+    )
+    dropped = set(single)
+    kept = [i for i in range(n) if i not in dropped]
+    return [lines[i] for i in kept], [numbers[i] for i in kept]
+
+
 def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
     out = list(lines)
     margins = [0] * len(lines)
@@ -142,7 +157,7 @@ def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], lis
             out[i] = line[margin:]
             quoted += 1
     if quoted:
-        notices.append(f"Removed '> ' e-mail quoting from {_plural(quoted, 'line')}.")
+        notices.append(f"Removed '> ' e-mail quoting from {plural(quoted, 'line')}.")
     return out, margins
 
 
@@ -174,7 +189,7 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
                 first_line = numbers[i]
         i = j
     if stripped_total:
-        notices.append(f"Removed line numbers from {_plural(stripped_total, 'line')} (from line {first_line}).")
+        notices.append(f"Removed line numbers from {plural(stripped_total, 'line')} (from line {first_line}).")
     return out
 
 
@@ -194,7 +209,7 @@ def _dedent(lines: list[str], notices: list[str]) -> list[str]:
     indent = min(indents, default=0)
     if indent == 0:
         return lines
-    notices.append(f"Removed an indentation of {_plural(indent, 'space')} from every line.")
+    notices.append(f"Removed an indentation of {plural(indent, 'space')} from every line.")
     return [line[indent:] for line in lines]
 
 
@@ -207,6 +222,14 @@ def terminal_width(lines: list[str]) -> int | None:
             if nxt and not nxt.strip("+-"):
                 return width(lines[i])
     return None
+
+
+# Terminal widths people use; a wrapped prompt line one short of one lost a trailing space.
+_USUAL_WIDTHS = (80, 100, 120, 132, 160, 200, 250)
+
+
+def _usual_width(line_width: int) -> int:
+    return line_width + 1 if line_width + 1 in _USUAL_WIDTHS else line_width
 
 
 def statement_query(statement: str) -> str | None:
@@ -249,7 +272,7 @@ def _take_prompts(result: Cleaned) -> None:
                 break
             elif match:
                 # A prompt line the terminal wrapped: the lost trailing spaces fill up to its width.
-                gap = max(wrap_width - width(previous), 0) if wrap_width else 0
+                gap = max((wrap_width or _usual_width(width(previous))) - width(previous), 0)
                 parts.append(" " * gap + nxt)
             else:
                 parts.append("\n" + nxt)
@@ -264,7 +287,7 @@ def _take_prompts(result: Cleaned) -> None:
             if not match:
                 result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
     if prompts:
-        result.notices.append(f"Removed {_plural(prompts, 'client prompt')} and the statements typed there.")
+        result.notices.append(f"Removed {plural(prompts, 'client prompt')} and the statements typed there.")
 
 
 def _take_footers(result: Cleaned) -> None:
@@ -276,8 +299,12 @@ def _take_footers(result: Cleaned) -> None:
         if note:
             result.warnings.append(note.group(1).strip())
             lines[i] = ""
-        elif _FOOTER_RE.match(line):
+        elif footer := _FOOTER_RE.match(line):
             lines[i] = ""
             footers += 1
+            if footer.group(1) is not None:
+                result.row_counts.append((i, int(footer.group(1))))
+            elif footer.group(0).lstrip().lower().startswith("empty set"):
+                result.row_counts.append((i, 0))
     if footers:
-        result.notices.append(f"Removed {_plural(footers, 'client status line')} such as 'N rows in set'.")
+        result.notices.append(f"Removed {plural(footers, 'client status line')} such as 'N rows in set'.")

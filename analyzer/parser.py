@@ -13,6 +13,8 @@ rows are listed in `affected_rows` and `truncated` is set.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from analyzer.cleanup import clean
 from analyzer.json_format import parse_json
 from analyzer.plan import ParseError, Plan
@@ -59,6 +61,7 @@ def _parse(text: str) -> Plan:
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
     found = result_sets(lines, cleaned.numbers, cleaned.margins)
+    _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
     explains = [r for r in found if r.is_explain]
     warnings = cleaned.warnings + [
         row["message"] for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
@@ -112,8 +115,29 @@ def result_sets(lines: list[str], numbers: list[int], margins: list[int] | None 
         elif starts_tsv(line):
             result, end = parse_tsv(lines, numbers, i)
         if result is not None:
+            result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]], numbers: list[int]) -> None:
+    """Compare each result set with the client's `N rows in set` line after it, if any."""
+    starts = [r.start for r in found]
+    for at, count in row_counts:
+        index = bisect_right(starts, at) - 1
+        if index < 0 or found[index].end > at or len(found[index].rows) == count:
+            continue
+        result = found[index]
+        if len(result.rows) < count:
+            result.truncated = True
+            result.notices.append(
+                f"The client reported {count} rows (line {numbers[at]}) but only {len(result.rows)} are in the paste: "
+                "it looks truncated, rows are missing."
+            )
+        else:
+            result.notices.append(
+                f"The client reported {count} rows (line {numbers[at]}) but the paste holds {len(result.rows)}."
+            )
 
 
 def _choose(explains: list[ResultSet]) -> tuple[ResultSet, list[str]]:

@@ -43,6 +43,8 @@ class ResultSet:
     notices: list[str] = field(default_factory=list)
     truncated: bool = False
     affected_rows: list[int] = field(default_factory=list)
+    start: int = 0  # index of its first cleaned line
+    end: int = 0  # index of the first cleaned line after it
 
     @property
     def is_explain(self) -> bool:
@@ -66,6 +68,11 @@ def is_explain_header(names: list[str]) -> bool:
 def value(cell: str) -> str | None:
     """A printed cell as the plan stores it: `NULL` becomes None."""
     return None if cell == "NULL" else cell
+
+
+def plural(count: int, word: str) -> str:
+    """`1 line`, `3 lines`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def describe_lines(numbers: list[int]) -> str:

@@ -17,7 +17,7 @@ import itertools
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, value
+from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, plural, value
 from analyzer.textwidth import column_starts, width
 
 BOX_DRAWING = str.maketrans(
@@ -112,10 +112,10 @@ def parse_table(
         frame = _borderless_frame(first, indent)
         if frame is None:
             return None, start + 1
-    if len(frame.seps) > MAX_COLUMNS:
-        return None, start + 1
         j = start
         notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
+    if len(frame.seps) > MAX_COLUMNS:
+        return None, start + 1
 
     sections: list[list[tuple[str, int]]] = [[]]
     borders = 1 if is_border(first) else 0
@@ -124,7 +124,7 @@ def parse_table(
         s = line.rstrip()
         if not s.strip():
             break
-        if len(s) - len(s.lstrip()) != indent:
+        if len(s) - len(s.lstrip()) != indent and not frame.left_open:
             break
         if is_border(s):
             border, k = _join_border(lines, j, joins)
@@ -161,15 +161,30 @@ def parse_table(
     rows = []
     damaged: list[int] = []
     damaged_lines: list[int] = []
+    loose = 0
     for index, (text, at) in enumerate(data):
         cells, ok = _split(text, frame, header=False)
+        if not ok and borders == 0:
+            # Without borders the rows need not line up (a markdown table): split on `|` if that fits.
+            parts = [part.strip() for part in text.strip().removeprefix("|").removesuffix("|").split("|")]
+            if len(parts) == len(columns):
+                cells, ok = parts, True
+                loose += 1
         if not ok:
             damaged.append(index)
             damaged_lines.append(numbers[at])
         rows.append({name: value(cell) for name, cell in zip(columns, cells, strict=False)})
 
     _report_joins(joins, notices)
+    if loose:
+        notices.append(f"Split {plural(loose, 'row')} that do not line up with the header at their '|' signs.")
     result = ResultSet("table", columns, rows, numbers[start], notices=notices)
+    if is_border(first) and borders < 3 and frame.total is not None:
+        result.truncated = True
+        notices.append(
+            f"The table starting on line {numbers[start]} has no bottom border: the paste looks truncated, "
+            "and rows may be missing."
+        )
     if not header_ok:
         result.truncated = True
         notices.append(
@@ -193,10 +208,12 @@ def _row_words(indices: list[int]) -> str:
 
 def _report_joins(joins: _Joins, notices: list[str]) -> None:
     if joins.terminal:
-        notices.append(f"Rejoined {joins.terminal} lines hard-wrapped at {joins.wrap} columns.")
+        notices.append(f"Rejoined {plural(joins.terminal, 'line')} hard-wrapped at {joins.wrap} columns.")
     if joins.word:
-        restored = f"; put back {joins.spaces} lost spaces" if joins.spaces else ""
-        notices.append(f"Rejoined {joins.word} lines wrapped at word boundaries (as mail clients do){restored}.")
+        restored = f"; put back {plural(joins.spaces, 'lost space')}" if joins.spaces else ""
+        notices.append(
+            f"Rejoined {plural(joins.word, 'line')} wrapped at word boundaries (as mail clients do){restored}."
+        )
 
 
 def _borderless_frame(header: str, indent: int) -> _Frame | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, value
+from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, plural, value
 from analyzer.textwidth import width
 
 TAB = 8
@@ -84,7 +84,7 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
         rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
         j += 1
     if wrapped:
-        notices.append(f"Rejoined {wrapped} lines of tab-separated rows wrapped at word boundaries.")
+        notices.append(f"Rejoined {plural(wrapped, 'line')} of tab-separated rows wrapped at word boundaries.")
     if expanded:
         notices.append("Read tab-separated output whose tabs were expanded to spaces (tab stops every 8 columns).")
     if filled:

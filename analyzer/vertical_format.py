@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from analyzer.resultset import CUT, ResultSet, describe_lines, value
+from analyzer.resultset import CUT, ResultSet, describe_lines, plural, value
 from analyzer.textwidth import width
 
 # The stars after `N. row` may have been wrapped onto the next line.
@@ -91,13 +91,14 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
         rows.append(row)
     result = ResultSet("vertical", columns, rows, numbers[start])
     if joined:
-        result.notices.append(f"Rejoined {joined} wrapped lines of long values in the vertical output.")
+        result.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
     if damaged:
         result.truncated = True
         result.affected_rows = damaged
         result.notices.append(
-            f"The vertical output looks truncated: the record{'s' if len(damaged) > 1 else ''} starting on "
-            f"{describe_lines([record_lines[i] for i in damaged])} lack fields the others have; "
+            f"The vertical output looks truncated: the {'records' if len(damaged) > 1 else 'record'} starting on "
+            f"{describe_lines([record_lines[i] for i in damaged])} {'lack' if len(damaged) > 1 else 'lacks'} "
+            "fields the others have; "
             f"missing values are shown as '{CUT}'."
         )
     return result, j
