@@ -354,6 +354,10 @@ def format_value(value: Any) -> str | None:
 
 # Extra items in the order tabular EXPLAIN prints them (MariaDB 10.11 / MySQL 8 agree on most).
 _EXTRA_ORDER = [
+    "Using union",
+    "Using intersect",
+    "Using sort_union",
+    "Using sort_intersect",
     "Using index condition",
     "Range checked for each record",
     "Using where with pushed condition",
@@ -429,7 +433,15 @@ _SUBQUERY_LISTS = {
 }
 # A flattened semi-join leaves one select, but tabular EXPLAIN still calls it PRIMARY.
 _SEMIJOIN_MARK = re.compile(r"FirstMatch|LooseScan|Start temporary")
-_SET_OPERATIONS = {"union_result": "UNION", "intersect_result": "INTERSECT", "except_result": "EXCEPT"}
+# Set-operation nodes and the select_type of their second and later members. MariaDB writes
+# `union_result` for INTERSECT and EXCEPT too (the table name tells), and `recursive_union` for
+# a recursive CTE.
+_SET_OPERATIONS = {
+    "union_result": "UNION",
+    "intersect_result": "INTERSECT",
+    "except_result": "EXCEPT",
+    "recursive_union": "RECURSIVE UNION",
+}
 
 
 @dataclass
@@ -526,6 +538,9 @@ class _Flattener:
             if base in _SUBQUERY_LISTS or base == "materialized_from_subquery" or base == "materialized":
                 self._queue_nested(base, node, value, block, nested)
                 continue
+            if base == "sorts":
+                # MariaDB window functions list their sorts; tabular Extra does not name them.
+                continue
             if base == "duplicates_removal" and in_join:
                 first = len(self.rows)
                 self._walk(value, select_id, block, nested, block_extras, inherited, False, depth + 1)
@@ -577,7 +592,9 @@ class _Flattener:
                 select_type = block.select_type
             else:
                 operation = query_block.get("operation") if isinstance(query_block, dict) else None
-                select_type = operation if isinstance(operation, str) else _SET_OPERATIONS[key]
+                select_type = _SET_OPERATIONS[key]
+                if isinstance(operation, str) and key != "recursive_union":
+                    select_type = operation
                 if container.get("dependent") is True:
                     select_type = f"DEPENDENT {select_type}"
                 elif container.get("cacheable") is False:
@@ -586,7 +603,11 @@ class _Flattener:
         if "table_name" in result:
             self.blocks += 1
             extras = ["Using temporary"] if result.get("using_temporary_table") is True else []
-            row = self._make_row(result, None, f"{_SET_OPERATIONS[key]} RESULT", extras)
+            name = str(result.get("table_name"))
+            kind = next((word for word in ("INTERSECT", "EXCEPT") if name.upper().startswith(f"<{word}")), "UNION")
+            if key in ("intersect_result", "except_result"):
+                kind = _SET_OPERATIONS[key]
+            row = self._make_row(result, None, f"{kind} RESULT", extras)
             nested.append(_Block(None, None, block.depth + 1, result_row=row))
 
     def _row(self, node: dict[str, Any], select_id: str | None, select_type: str | None, inherited: list[str]) -> None:
@@ -600,6 +621,15 @@ class _Flattener:
         if "r_loops" in node or "r_rows" in node:
             self.analyze = True
         rows = node.get("rows_examined_per_scan", node.get("rows"))
+        key = node.get("key")
+        extras = _table_extras(node)
+        merge = _index_merge(node.get("index_merge"), 0)
+        if merge is not None:
+            # MariaDB: "index_merge": {"union": [{"range": {"key": …}}, …]}; tabular shows the keys
+            # and "Using union(a,b)".
+            keys, description = merge
+            key = key if key is not None else ",".join(keys)
+            extras.insert(0, f"Using {description}")
         if select_type and node.get("update") is True:
             select_type = "UPDATE"
         elif select_type and node.get("delete") is True:
@@ -610,15 +640,37 @@ class _Flattener:
             "table": table,
             "type": format_value(node.get("access_type")),
             "possible_keys": format_value(node.get("possible_keys")),
-            "key": format_value(node.get("key")),
+            "key": format_value(key),
             "key_len": format_value(node.get("key_length")),
             "ref": format_value(node.get("ref")),
             "rows": format_value(rows),
             "r_rows": format_value(node.get("r_rows")),
             "filtered": format_value(node.get("filtered")),
             "r_filtered": format_value(node.get("r_filtered")),
-            "_extra": _table_extras(node) + list(inherited),
+            "_extra": extras + list(inherited),
         }
+
+
+def _index_merge(spec: Any, depth: int) -> tuple[list[str], str] | None:
+    """(keys, "union(a,intersect(b,c))") for a MariaDB `index_merge` member."""
+    if not isinstance(spec, dict) or len(spec) != 1 or depth > 10:
+        return None
+    method, parts = next(iter(spec.items()))
+    if not isinstance(parts, list):
+        return None
+    keys: list[str] = []
+    texts: list[str] = []
+    for part in parts:
+        scan = part.get("range") if isinstance(part, dict) else None
+        if isinstance(scan, dict) and isinstance(scan.get("key"), str):
+            keys.append(scan["key"])
+            texts.append(scan["key"])
+            continue
+        inner = _index_merge(part, depth + 1)
+        if inner is not None:
+            keys.extend(inner[0])
+            texts.append(inner[1])
+    return keys, f"{method}({','.join(texts)})"
 
 
 def _find_query_block(entry: Any) -> tuple[dict[str, Any], Any] | None:
