@@ -277,7 +277,7 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
     if "query_block" in doc:
         flat = _Flattener()
         flat.run(doc["query_block"])
-        analyze = flat.analyze or '"r_loops"' in source
+        analyze = flat.analyze or '"r_loops"' in source or '"r_total_time_ms"' in source
         columns = list(ANALYZE_COLUMNS if analyze else COLUMNS)
         rows = [{name: row.get(name) for name in columns} for row in flat.rows]
         dialect = _dialect(source)
