@@ -10,7 +10,14 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from analyzer.api import LimitedJSONParser, PlainTextParser, PlainTextRenderer, read_explain, too_large_error
+from analyzer.api import (
+    CurlFormParser,
+    LimitedJSONParser,
+    PlainTextParser,
+    PlainTextRenderer,
+    read_explain,
+    too_large_error,
+)
 from pastebin import lookup, serializers
 from pastebin.models import Explain
 from pastebin.saving import SaveError, delete_explain, save_explain
@@ -19,7 +26,7 @@ from pastebin.tokens import token_matches
 
 
 class AnyBodyAsTextParser(PlainTextParser):
-    """Any other body (curl's default form encoding, or none declared) is read as the raw paste."""
+    """A body of any other declared type is read as the raw paste too."""
 
     media_type = "*/*"
 
@@ -50,14 +57,13 @@ class NewestFirst(CursorPagination):
 
 
 def wants_plain_link(request: Request) -> bool:
-    """Answer a creation with just the permalink: asked for with `Accept: text/plain`, and the
-    default for a client that declares neither what it accepts nor a content type of its own
-    (`curl --data-binary @plan.txt URL`)."""
+    """Answer a creation with just the permalink: when asked for with `Accept: text/plain`, and
+    for `curl --data-binary @plan.txt URL`, which sends its form content type and `Accept: */*`."""
     if isinstance(request.accepted_renderer, PlainTextRenderer):
         return True
     accept = request.META.get("HTTP_ACCEPT", "").strip()
     content_type = request.content_type.split(";")[0].strip().lower()
-    return accept in ("", "*/*") and content_type in ("", "application/x-www-form-urlencoded")
+    return accept in ("", "*/*") and content_type == "application/x-www-form-urlencoded"
 
 
 def _save_error(exc: SaveError) -> exceptions.APIException:
@@ -72,7 +78,7 @@ is the permalink and a newline. The `delete_token` is shown only in this answer.
 
 
 class ExplainListCreate(generics.ListCreateAPIView):
-    parser_classes = [PlainTextParser, LimitedJSONParser, AnyBodyAsTextParser]
+    parser_classes = [PlainTextParser, LimitedJSONParser, CurlFormParser, AnyBodyAsTextParser]
     renderer_classes = [renderers.JSONRenderer, PlainTextRenderer]
     pagination_class = NewestFirst
 

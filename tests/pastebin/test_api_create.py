@@ -166,3 +166,24 @@ def test_no_database_id_in_answers(client, create):
         assert "pk" not in payload
     # The primary key is the random slug itself.
     assert Explain.objects.get().pk == data["slug"]
+
+
+def test_form_fields_from_curl_dash_d(client, paste):
+    """`curl -d explain=… -d title=…` sends real form fields."""
+    from urllib.parse import urlencode
+
+    body = urlencode({"explain": paste, "title": "via form", "visibility": "public"})
+    response = client.post(
+        "/api/v1/explains/", body, content_type="application/x-www-form-urlencoded", HTTP_ACCEPT="application/json"
+    )
+    assert response.status_code == 201
+    assert response.json()["visibility"] == "public"
+    assert Explain.objects.get().title == "via form"
+
+
+@pytest.mark.parametrize("content_type", ["", "application/octet-stream"])
+def test_body_without_a_usual_type_is_the_paste(client, paste, content_type):
+    response = client.post("/api/v1/explains/", paste, content_type=content_type, HTTP_ACCEPT="*/*")
+    assert response.status_code == 201
+    assert response.json()["slug"]
+    assert Explain.objects.get().raw_explain == paste
