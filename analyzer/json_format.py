@@ -418,6 +418,10 @@ _FLAG_EXTRAS = {
     "using_filesort": "Using filesort",
 }
 
+# MariaDB ANALYZE figures measured on a wrapper that tabular ANALYZE shows on the table inside:
+# rows read back from the sorted file, and the share of rows the join buffer's condition kept.
+_WRAPPER_FIGURES = {"read_sorted_file": ("r_rows",), "block-nl-join": ("r_filtered",)}
+
 # Containers whose query blocks are subqueries (MySQL v1 names, MariaDB `subqueries`).
 _SUBQUERY_LISTS = {
     "attached_subqueries",
@@ -548,15 +552,9 @@ class _Flattener:
                     self.rows[first]["_extra"].append("Start temporary")
                     self.rows[-1]["_extra"].append("End temporary")
                 continue
-            if base == "read_sorted_file" and isinstance(value, dict) and "r_rows" in value:
-                # MariaDB counts the rows read back from the sorted file; tabular r_rows shows those.
-                first = len(self.rows)
-                self._walk(value, select_id, block, nested, block_extras, inherited, False, depth + 1)
-                if len(self.rows) > first:
-                    self.rows[first]["r_rows"] = format_value(value["r_rows"])
-                continue
             wrapper = _wrapper_extras(base, value)
             block_extras.extend(item for item in _block_extras(base, value) if item not in block_extras)
+            first = len(self.rows)
             self._walk(
                 value,
                 select_id,
@@ -567,6 +565,11 @@ class _Flattener:
                 in_join=base == "nested_loop",
                 depth=depth + 1,
             )
+            figures = _WRAPPER_FIGURES.get(base, ())
+            if figures and isinstance(value, dict) and len(self.rows) > first:
+                for name in figures:
+                    if name in value:
+                        self.rows[first][name] = format_value(value[name])
 
     def _queue_nested(self, key: str, holder: dict[str, Any], value: Any, block: _Block, nested: list[_Block]) -> None:
         """Queue the query blocks held by a subquery list or a derived/materialized table."""
