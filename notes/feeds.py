@@ -15,6 +15,7 @@ class NotesFeed(Feed):
     feed_type = Atom1Feed
     title = "Explain Analyzer: release and benchmark notes"
     subtitle = "MariaDB and MySQL release notes and benchmark write-ups."
+    author_name = "Explain Analyzer"  # RFC 4287 wants an author on the feed or on every entry
 
     def link(self) -> str:
         return reverse("notes:list")

@@ -18,6 +18,7 @@ def test_feed_is_atom_with_every_note(client, loaded_notes):
     assert root.tag == f"{ATOM}feed"
     assert root.find(f"{ATOM}title").text
     assert root.find(f"{ATOM}id").text and root.find(f"{ATOM}updated").text
+    assert root.find(f"{ATOM}author/{ATOM}name").text
     entries = root.findall(f"{ATOM}entry")
     assert len(entries) == Note.objects.count() == len(loaded_notes)
     links = {entry.find(f"{ATOM}link").get("href") for entry in entries}
