@@ -40,7 +40,12 @@ _TAILS = [
 ]
 _FIGURES_AT_END = re.compile(rf"\((?:cost=|actual |never executed|rows={_NUM}\))[^()]*\)\s*$")
 # A plan line: optional client decoration (box border, `EXPLAIN: `, a quote or bullet), then `-> `.
-_LINE = re.compile(r"^(?P<ws>[ \t]*)(?P<prefix>[|│║*'\"] ?|(?:EXPLAIN|ANALYZE): ?)?(?P<indent>[ \t]*)-> ?(?P<body>.*)$")
+# (An SQL comment `-- ` is how plans are often kept in .sql files.)
+_LINE = re.compile(
+    r"^(?P<ws>[ \t]*)(?P<prefix>[|│║*'\"] ?|-- ?|(?:EXPLAIN|ANALYZE): ?)?(?P<indent>[ \t]*)-> ?(?P<body>.*)$"
+)
+# A shell-style line continuation some pastes end each line with.
+_TRAILING_BACKSLASH = re.compile(r"\s+\\$")
 _BORDER_LINE = re.compile(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
 _RIGHT_CELL = re.compile(r"\s*[|│║]\s*$")
 _BATCH_ESCAPE = re.compile(r"\\(.)")
@@ -251,6 +256,7 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
         if _BORDER_LINE.match(raw):
             continue
         line = _RIGHT_CELL.sub("", raw) if raw.rstrip().endswith(("|", "│", "║")) else raw.rstrip()
+        line = _TRAILING_BACKSLASH.sub("", line)
         match = _LINE.match(line)
         if match:
             indent = match.group("indent") if match.group("prefix") else match.group("ws") + match.group("indent")

@@ -429,3 +429,25 @@ def test_a_terminal_wrap_is_undone(case: str, width: int) -> None:
 
     assert plan.rows == parse_json(text).rows
     assert not plan.truncated
+
+
+def test_version_2_headings_become_subquery_selects() -> None:
+    plan = parse_json(read(FIXTURES / "mysql" / "mysql84_v2_subquery.json"))
+
+    assert [
+        (row["id"], row["select_type"], row["table"], row["type"], row["rows"], row["extra"]) for row in plan.rows
+    ] == [
+        ("1", "PRIMARY", "s", "ALL", "5", "Using where"),
+        ("2", "DEPENDENT SUBQUERY", "i", "ref", "4.12", "Using index"),
+    ]
+    assert "EXPLAIN FORMAT=JSON (version 2)" in plan.notices[0]
+
+
+def test_it_reads_mariadb_show_analyze_documents() -> None:
+    body = read(MARIADB / "simple_range.analyze.json").strip()[1:]
+    text = '{\n  "r_query_time_in_progress_ms": 17,' + body
+
+    plan = parse_json(text)
+
+    assert plan.tables == ["item"]
+    assert plan.rows[0]["r_rows"] is not None

@@ -273,3 +273,23 @@ def test_mutated_trees_never_raise(path: Path, where: int, length: int, insert: 
     text = path.read_text(encoding="utf-8")
     at = where % (len(text) + 1)
     parse_tree(text[:at] + insert + text[at + length :])
+
+
+def test_it_reads_a_cte_that_never_ran() -> None:
+    plan = parse_tree(read("cte_never_executed.txt"))
+
+    assert summary(plan) == [
+        ("1", "PRIMARY", "s", "index", "PRIMARY", "1", "Using index"),
+        ("1", "PRIMARY", "top_items", "ref", "<auto_key0>", "2", None),
+        (None, "DERIVED", "item", "ALL", None, "1", "Using where"),
+    ]
+    assert [row["loops"] for row in plan.rows] == ["1", "0", "0"]
+    lookup = plan.plan[0]["children"][1]
+    assert (lookup["cost"], lookup["rows"], lookup["loops"], lookup["actual_rows"]) == (1.15, 2.0, 0, None)
+
+
+def test_it_reads_plans_kept_in_sql_comments_with_continuations() -> None:
+    plan = parse_tree(read("sql_comment_backslash.txt"))
+
+    assert summary(plan) == [("1", "SIMPLE", "i", "ALL", None, "400", "Using where; Using filesort")]
+    assert plan.plan[0]["actual_time_last"] == 0.54
