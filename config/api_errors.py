@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -26,6 +25,5 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.APIException):
-        response.data = {"error": _message(exc.detail)}
+    response.data = {"error": _message(response.data)}
     return response

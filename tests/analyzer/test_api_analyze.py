@@ -103,3 +103,9 @@ def test_unsupported_content_types_are_415(client, content_type):
     response = client.post("/api/v1/analyze/", CLEAN, content_type=content_type)
     assert response.status_code == 415
     assert "error" in response.json()
+
+
+def test_unknown_api_object_404_has_error_shape(client):
+    response = client.get("/api/v1/notes/no-such-note/")
+    assert response.status_code == 404
+    assert set(response.json()) == {"error"}
