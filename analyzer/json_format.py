@@ -534,7 +534,7 @@ class _Flattener:
             if not isinstance(value, dict | list):
                 continue
             if base == "query_block" and depth > 0:
-                nested.append(_Block(value, _nested_select_type(node, None, value), block.depth + 1))
+                nested.append(_Block(value, None, block.depth + 1))
                 continue
             if base == "table" and isinstance(value, dict) and "table_name" not in value and "message" in value:
                 self._row(value, select_id, block.select_type, [])

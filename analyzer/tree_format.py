@@ -150,16 +150,21 @@ def parse_tree(text: str) -> Plan | None:
     entries, wrapped = _plan_lines(lines)
     if not entries:
         return None
-    blocks = _split_plans(entries)
-    first = blocks[0]
-    if len(blocks) > 1:
-        if all(_same_plan(first, other) for other in blocks[1:]):
+    # Keep the runs of `->` lines that read as plans (a client's `    -> ` continuation prompt
+    # also starts with an arrow).
+    plans = []
+    for block in _split_plans(entries):
+        parsed = [_parse_line(body) for _, body in block]
+        if any(node["kind"] != "Operation" or _has_figures(node) for node in parsed):
+            plans.append((block, parsed))
+    if not plans:
+        return None
+    first, nodes = plans[0]
+    if len(plans) > 1:
+        if all(_same_plan(first, other) for other, _ in plans[1:]):
             notices.append("The same plan appears more than once in the paste; it is shown once.")
         else:
-            notices.append(f"The paste holds {len(blocks)} plans; only the first one is shown.")
-    nodes = [_parse_line(body) for _, body in first]
-    if not any(node["kind"] != "Operation" or _has_figures(node) for node in nodes):
-        return None
+            notices.append(f"The paste holds {len(plans)} plans; only the first one is shown.")
     if wrapped:
         notices.append(
             f"{wrapped} plan line(s) were hard-wrapped (by a terminal or mail client) and have been rejoined."

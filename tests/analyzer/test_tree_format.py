@@ -293,3 +293,13 @@ def test_it_reads_plans_kept_in_sql_comments_with_continuations() -> None:
 
     assert summary(plan) == [("1", "SIMPLE", "i", "ALL", None, "400", "Using where; Using filesort")]
     assert plan.plan[0]["actual_time_last"] == 0.54
+
+
+def test_continuation_prompts_before_the_plan_are_not_taken_for_it() -> None:
+    text = "mysql> EXPLAIN ANALYZE SELECT i.sku, s.name\n    -> FROM item i JOIN shop s ON s.id = i.shop_id\n    -> WHERE i.price < 5\\G\n"
+    text += read("presentation_vertical.txt")
+
+    plan = parse_tree(text)
+
+    assert plan.rows == parse_tree(read("join_analyze.txt")).rows
+    assert not any("plans" in notice for notice in plan.notices)
