@@ -105,6 +105,7 @@ def test_unsupported_content_types_are_415(client, content_type):
     assert "error" in response.json()
 
 
+@pytest.mark.django_db
 def test_unknown_api_object_404_has_error_shape(client):
     response = client.get("/api/v1/notes/no-such-note/")
     assert response.status_code == 404
