@@ -14,6 +14,7 @@ from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -145,7 +146,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
     new_token = _session_token(request, slug) if request.session.get(SESSION_NEW) == slug else None
     if new_token:
         del request.session[SESSION_NEW]
-    return render(
+    response = render(
         request,
         "pastebin/detail.html",
         {
@@ -157,6 +158,9 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
             "new_token": new_token,
         },
     )
+    if new_token:  # keep the page that shows the token out of every cache
+        patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 @noindex

@@ -105,7 +105,9 @@ def test_unknown_slug_is_404_and_odd_slugs_too(client):
 
 def test_creator_sees_the_token_once_and_a_delete_button(client):
     slug = save(client)
-    first = client.get(f"/e/{slug}/").content.decode()
+    first_response = client.get(f"/e/{slug}/")
+    assert "no-store" in first_response["Cache-Control"]
+    first = first_response.content.decode()
     assert "shown only this once" in first
     assert "You created this explain in this browser" in first
     second = client.get(f"/e/{slug}/").content.decode()
