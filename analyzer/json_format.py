@@ -14,6 +14,7 @@ tabular EXPLAIN, so the annotator can read it like any other result.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,7 +102,12 @@ def parse_json(text: str) -> Plan | None:
 def _read_document(text: str, start: int) -> Plan | None:
     """Decode the document that starts at `text[start]`, or None if it is no EXPLAIN document."""
     source = _unwrap(text, start)
-    decoder = json.JSONDecoder(strict=False, object_pairs_hook=_object_keeping_duplicates)
+    decoder = json.JSONDecoder(
+        strict=False,
+        object_pairs_hook=_object_keeping_duplicates,
+        parse_float=_finite_float,
+        parse_constant=_no_constant,
+    )
     notices: list[str] = []
     try:
         doc, _ = decoder.raw_decode(source)
@@ -205,6 +211,17 @@ def _unwrap(text: str, start: int) -> str:
             continue
         kept.append(_RIGHT_CELL.sub("", _LEFT_CELL.sub("", line)))
     return "\n".join(kept)
+
+
+def _finite_float(text: str) -> float | None:
+    """JSON numbers too large for a float (`1e999`) become None: the answer must stay valid JSON."""
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _no_constant(_name: str) -> None:
+    """`NaN` and `Infinity` are not JSON; Python's reader accepts them, the API could not send them."""
+    return None
 
 
 def _object_keeping_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

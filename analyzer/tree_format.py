@@ -15,6 +15,7 @@ The flattened `rows` have one row per table access (see `flatten_nodes`).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -246,6 +247,32 @@ def _expand_batch(lines: list[str]) -> list[str]:
     return out
 
 
+@dataclass
+class _Line:
+    """A plan line being read, with what is needed to tell whether the next line continues it."""
+
+    indent: int
+    pieces: list[str]
+    open_parens: int
+    tail: str
+
+    def add(self, piece: str) -> None:
+        self.pieces.append(piece)
+        self.open_parens += piece.count("(") - piece.count(")")
+        self.tail = (self.tail + piece)[-_TAIL_CHARS:]
+
+    def continued_by(self, line: str) -> bool:
+        """A wrapped line: this one has an unclosed parenthesis, or it lacks the figures the next
+        line ends with."""
+        if self.open_parens > 0:
+            return True
+        return not _FIGURES_AT_END.search(self.tail) and bool(_FIGURES_AT_END.search(line))
+
+
+# Figures at the end of a line are shorter than this.
+_TAIL_CHARS = 200
+
+
 def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
     """The plan lines as (indent, body), with None where other text interrupts them.
 
@@ -254,7 +281,7 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
     When every wrapped line has the same length, a terminal cut them at its width and the pieces
     join as they are; otherwise a mail client broke them at a space, which is put back.
     """
-    entries: list[tuple[int, list[str]] | None] = []
+    entries: list[_Line | None] = []
     cut_lengths: set[int] = set()
     previous_length = 0
     for raw in lines:
@@ -265,12 +292,14 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
         match = _LINE.match(line)
         if match:
             indent = match.group("indent") if match.group("prefix") else match.group("ws") + match.group("indent")
-            entries.append((len(indent.expandtabs(4)), [match.group("body").rstrip()]))
+            entry = _Line(len(indent.expandtabs(4)), [], 0, "")
+            entry.add(match.group("body").rstrip())
+            entries.append(entry)
             previous_length = len(raw)
             continue
         last = entries[-1] if entries else None
-        if last is not None and line.strip() and _is_continuation("".join(last[1]), line):
-            last[1].append(line)
+        if last is not None and line.strip() and last.continued_by(line):
+            last.add(line)
             cut_lengths.add(previous_length)
             previous_length = len(raw)
             continue
@@ -285,17 +314,11 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
         if entry is None:
             result.append(None)
             continue
-        indent, pieces = entry
-        wrapped += len(pieces) - 1
-        body = pieces[0] + "".join(glue + piece if glue and not piece[:1].isspace() else piece for piece in pieces[1:])
-        result.append((indent, body.rstrip()))
+        first, *rest = entry.pieces
+        wrapped += len(rest)
+        body = first + "".join(glue + piece if glue and not piece[:1].isspace() else piece for piece in rest)
+        result.append((entry.indent, body.rstrip()))
     return result, wrapped
-
-
-def _is_continuation(previous: str, line: str) -> bool:
-    if previous.count("(") > previous.count(")"):
-        return True
-    return not _FIGURES_AT_END.search(previous) and bool(_FIGURES_AT_END.search(line))
 
 
 def _split_plans(entries: list[tuple[int, str] | None]) -> list[list[tuple[int, str]]]:
@@ -333,20 +356,31 @@ def _parse_line(body: str) -> dict[str, Any]:
     node = make_node(text.strip())
     if "cost" in figures:
         first, last, rows = figures["cost"]
-        node["cost"] = float(last if last is not None else first)
-        node["rows"] = float(rows)
+        node["cost"] = _finite(last if last is not None else first)
+        node["rows"] = _finite(rows)
     elif "rows" in figures:
-        node["rows"] = float(figures["rows"][0])
+        node["rows"] = _finite(figures["rows"][0])
     if "actual" in figures:
         first, last, rows, loops = figures["actual"]
-        node["actual_time_first"], node["actual_time_last"] = float(first), float(last)
-        node["actual_rows"], node["loops"] = float(rows), int(float(loops))
+        node["actual_time_first"], node["actual_time_last"] = _finite(first), _finite(last)
+        node["actual_rows"], node["loops"] = _finite(rows), _loops(loops)
     elif "actual_rows" in figures:
         rows, loops = figures["actual_rows"]
-        node["actual_rows"], node["loops"] = float(rows), int(float(loops))
+        node["actual_rows"], node["loops"] = _finite(rows), _loops(loops)
     elif "never" in figures:
         node["loops"] = 0
     return node
+
+
+def _finite(text: str) -> float | None:
+    """A printed figure as a float; None for one too large to represent (`1e999`)."""
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _loops(text: str) -> int | None:
+    value = _finite(text)
+    return int(value) if value is not None else None
 
 
 def _has_figures(node: dict[str, Any]) -> bool:

@@ -391,6 +391,7 @@ def check_plan(plan) -> None:
         assert set(row) == set(plan.columns)
         assert all(value is None or isinstance(value, str) for value in row.values())
     assert all(isinstance(table, str) for table in plan.tables)
+    json.dumps([plan.plan, plan.rows], allow_nan=False)
 
 
 @settings(max_examples=300, deadline=None)
@@ -451,3 +452,13 @@ def test_it_reads_mariadb_show_analyze_documents() -> None:
 
     assert plan.tables == ["item"]
     assert plan.rows[0]["r_rows"] is not None
+
+
+def test_numbers_json_cannot_carry_become_null() -> None:
+    text = '{"query_block": {"select_id": 1, "table": {"table_name": "t", "rows": 1e999, "filtered": NaN, "r_rows": -Infinity}}}'
+    plan = parse_json(text)
+
+    assert (plan.rows[0]["rows"], plan.rows[0]["filtered"]) == (None, None)
+    assert json.dumps(plan.plan, allow_nan=False) == (
+        '{"query_block": {"select_id": 1, "table": {"table_name": "t", "rows": null, "filtered": null, "r_rows": null}}}'
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -265,6 +266,7 @@ def test_random_text_never_raises(text: str) -> None:
     plan = parse_tree(text)
     if plan is not None:
         assert all(value is None or isinstance(value, str) for row in plan.rows for value in row.values())
+        json.dumps(plan.plan, allow_nan=False)
 
 
 @settings(max_examples=200, deadline=None)
@@ -272,7 +274,23 @@ def test_random_text_never_raises(text: str) -> None:
 def test_mutated_trees_never_raise(path: Path, where: int, length: int, insert: str) -> None:
     text = path.read_text(encoding="utf-8")
     at = where % (len(text) + 1)
-    parse_tree(text[:at] + insert + text[at + length :])
+    plan = parse_tree(text[:at] + insert + text[at + length :])
+    if plan is not None:
+        json.dumps([plan.plan, plan.rows], allow_nan=False)
+
+
+def test_figures_too_large_for_a_float_become_none() -> None:
+    plan = parse_tree("-> Table scan on t  (cost=1e999 rows=2) (actual time=1..2 rows=1e999 loops=1e999)")
+
+    node = plan.plan[0]
+    assert (node["cost"], node["rows"], node["actual_rows"], node["loops"]) == (None, 2.0, None, None)
+    json.dumps(plan.plan, allow_nan=False)
+
+
+def test_a_long_unbalanced_paste_joins_into_one_line() -> None:
+    plan = parse_tree("-> Filter: (a\n" + "(b and\n" * 20000)
+
+    assert len(plan.plan) == 1
 
 
 def test_it_reads_a_cte_that_never_ran() -> None:
