@@ -10,6 +10,7 @@ keeps each line's number in the original paste for messages.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -82,6 +83,7 @@ def clean(text: str) -> Cleaned:
         lines = [lines[n - 1] for n in numbers]
     lines, numbers = _drop_fences(lines, numbers, notices)
     lines, numbers = _undouble(lines, numbers, notices)
+    lines, numbers = _drop_broken_quotes(lines, numbers, notices)
     lines, margins = _strip_quoting(lines, notices)
     if _NUMBERED_RE.search(text):
         lines = _strip_line_numbers(lines, numbers, notices)
@@ -137,13 +139,29 @@ def _undouble(lines: list[str], numbers: list[int], notices: list[str]) -> tuple
     filled = [bool(line.strip()) for line in lines]
     single = [i for i in range(1, n - 1) if not filled[i] and filled[i - 1] and filled[i + 1]]
     content = sum(filled)
-    if content < 4 or len(single) < 0.8 * (content - 1):
+    if len(single) < 2 or len(single) < 0.8 * (content - 1):
         return lines, numbers
     notices.append(
         f"Removed the empty line after every line ({plural(len(single), 'line')}): the paste was double-spaced."
     )
     dropped = set(single)
     kept = [i for i in range(n) if i not in dropped]
+    return [lines[i] for i in kept], [numbers[i] for i in kept]
+
+
+def _drop_broken_quotes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Drop a bare `>` line that a mail client split off a quoted table line it could not wrap
+    (a border has no spaces, so the break fell right after the `> `)."""
+    broken = [
+        i
+        for i in range(len(lines) - 1)
+        if lines[i][:1] == ">" and not lines[i].strip("> ") and lines[i + 1][:1] in ("+", "|")
+    ]
+    if not broken:
+        return lines, numbers
+    notices.append(f"Rejoined {plural(len(broken), 'quoted line')} that a mail client broke right after the '>'.")
+    dropped = set(broken)
+    kept = [i for i in range(len(lines)) if i not in dropped]
     return [lines[i] for i in kept], [numbers[i] for i in kept]
 
 
@@ -162,7 +180,7 @@ def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], lis
 
 
 def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]) -> list[str]:
-    """Remove `12 | `, `12: `, `  12 ` prefixes from runs of at least 3 consecutively numbered lines."""
+    """Remove `12 | `, `12: `, `  12 ` prefixes from runs of consecutively numbered lines."""
     out = list(lines)
     stripped_total = 0
     first_line = None
@@ -182,7 +200,7 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
             run.append(nxt)
             j += 1
         contents = _unnumbered(lines[i:j], run)
-        if len(run) >= 3 and any(_OUTPUT_START_RE.match(c) for c in contents):
+        if len(run) >= 2 and any(_OUTPUT_START_RE.match(c) for c in contents):
             out[i:j] = contents
             stripped_total += len(run)
             if first_line is None:
@@ -205,12 +223,21 @@ def _unnumbered(lines: list[str], matches: list[re.Match]) -> list[str]:
 
 
 def _dedent(lines: list[str], notices: list[str]) -> list[str]:
-    indents = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
-    indent = min(indents, default=0)
-    if indent == 0:
+    """Remove the leading whitespace (spaces or tabs) that every non-empty line shares."""
+    leads = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
+    if not leads:
         return lines
-    notices.append(f"Removed an indentation of {plural(indent, 'space')} from every line.")
-    return [line[indent:] for line in lines]
+    common = os.path.commonprefix([min(leads), max(leads)])
+    if not common:
+        return lines
+    spaces = common.count(" ")
+    tabs = len(common) - spaces
+    what = " and ".join(
+        part for part in (plural(tabs, "tab") if tabs else "", plural(spaces, "space") if spaces else "") if part
+    )
+    notices.append(f"Removed an indentation of {what} from every line.")
+    size = len(common)
+    return [line[size:] for line in lines]
 
 
 def terminal_width(lines: list[str]) -> int | None:
@@ -267,7 +294,7 @@ def _take_prompts(result: Cleaned) -> None:
             nxt = lines[j]
             cont = _CONTINUATION_RE.match(nxt) if match else None
             if cont:
-                parts.append("\n" + nxt[cont.end() :])
+                parts.append(" " + nxt[cont.end() :])
             elif not nxt.strip() or _OUTPUT_LINE_RE.match(nxt) or _PROMPT_RE.match(nxt) or "\t" in nxt:
                 break
             elif match:
@@ -275,7 +302,7 @@ def _take_prompts(result: Cleaned) -> None:
                 gap = max((wrap_width or _usual_width(width(previous))) - width(previous), 0)
                 parts.append(" " * gap + nxt)
             else:
-                parts.append("\n" + nxt)
+                parts.append(" " + nxt)
             previous = nxt
             lines[j] = ""
             j += 1

@@ -18,7 +18,7 @@ from bisect import bisect_right
 from analyzer.cleanup import clean
 from analyzer.json_format import parse_json
 from analyzer.plan import ParseError, Plan
-from analyzer.resultset import ResultSet, describe_lines
+from analyzer.resultset import CUT, ResultSet, describe_lines, missing_tail
 from analyzer.table_format import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.tree_format import parse_tree
 from analyzer.tsv_format import parse_tsv, starts_tsv
@@ -77,6 +77,7 @@ def _parse(text: str) -> Plan:
         raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
 
     chosen, extra_notices = _choose(explains)
+    _mark_missing_columns(chosen)
     notices += chosen.notices + extra_notices
     if not chosen.rows:
         notices.append("The EXPLAIN output has a header but no rows.")
@@ -118,6 +119,22 @@ def result_sets(lines: list[str], numbers: list[int], margins: list[int] | None 
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _mark_missing_columns(result: ResultSet) -> None:
+    """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut."""
+    tail = missing_tail(result.columns)
+    if not tail:
+        return
+    result.columns = result.columns + tail
+    for row in result.rows:
+        row.update(dict.fromkeys(tail, CUT))
+    result.truncated = True
+    result.affected_rows = list(range(len(result.rows)))
+    result.notices.append(
+        f"The columns stop at '{result.columns[-len(tail) - 1]}' and {' and '.join(tail)} are missing, "
+        f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
+    )
 
 
 def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]], numbers: list[int]) -> None:

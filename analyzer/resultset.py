@@ -32,6 +32,23 @@ EXPLAIN_COLUMNS = frozenset(
     }
 )
 WARNING_COLUMNS = ("level", "code", "message")
+# Column order of tabular EXPLAIN across servers; `rows` and `Extra` are in every variant.
+STANDARD_ORDER = (
+    "id",
+    "select_type",
+    "table",
+    "partitions",
+    "type",
+    "possible_keys",
+    "key",
+    "key_len",
+    "ref",
+    "rows",
+    "r_rows",
+    "filtered",
+    "r_filtered",
+    "extra",
+)
 
 
 @dataclass
@@ -63,6 +80,16 @@ def is_explain_header(names: list[str]) -> bool:
     """True when column names (lower-case) are those of a tabular EXPLAIN or ANALYZE."""
     known = EXPLAIN_COLUMNS.intersection(names)
     return "select_type" in known or len(known) >= 5
+
+
+def missing_tail(columns: list[str]) -> list[str]:
+    """The always-present EXPLAIN columns (`rows`, `extra`) missing after the header's last known
+    column: a header that stops early was cut off with its line."""
+    known = [c for c in columns if c in STANDARD_ORDER]
+    if not known or "extra" in columns or not is_explain_header(columns):
+        return []
+    last = max(STANDARD_ORDER.index(c) for c in known)
+    return [c for c in ("rows", "extra") if c not in columns and STANDARD_ORDER.index(c) > last]
 
 
 def value(cell: str) -> str | None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, plural, value
+from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, missing_tail, plural, value
 from analyzer.textwidth import width
 
-TAB = 8
+TAB_SIZES = (8, 4)
 _FILL = "\x00"
 _WORD_RE = re.compile(r"\S+")
 _SPACES_RE = re.compile(r" +")
@@ -24,12 +24,19 @@ def _header_names(line: str) -> list[str] | None:
     if "\t" in line:
         names = [name.strip().lower() for name in line.split("\t")]
     else:
-        indent = len(line) - len(line.lstrip(" "))
-        words = list(_WORD_RE.finditer(line))
-        if len(words) < 3 or any((w.start() - indent) % TAB for w in words):
+        if _tab_size(line) is None:
             return None
-        names = [w.group().lower() for w in words]
+        names = [w.lower() for w in line.split()]
     return names if is_explain_header(names) or names[:3] == ["level", "code", "message"] else None
+
+
+def _tab_size(header: str) -> int | None:
+    """The tab stops (8, or 4 as some editors set) a header with expanded tabs was laid out on."""
+    indent = len(header) - len(header.lstrip(" "))
+    starts = [w.start() - indent for w in _WORD_RE.finditer(header)]
+    if len(starts) < 3:
+        return None
+    return next((size for size in TAB_SIZES if not any(start % size for start in starts)), None)
 
 
 def starts_tsv(line: str) -> bool:
@@ -47,8 +54,10 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
     if columns is None:
         return None, start + 1
     expanded = "\t" not in header
+    tab = _tab_size(header) if expanded else 8
     origin = len(header) - len(header.lstrip(" "))
     count = len(columns)
+    cut_lines = bool(missing_tail(columns))  # the header stops early: every line was cut
     notices: list[str] = []
     rows = []
     damaged: list[int] = []
@@ -64,7 +73,7 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
         if expanded:
             if "\t" in line:
                 break
-            fields, sure = split_expanded(line[origin:], count)
+            fields, sure = split_expanded(line[origin:], count, tab)
             if not sure:
                 ambiguous.append(numbers[j])
         else:
@@ -74,19 +83,21 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
             wrapped += k - j
             j = k
             fields = line.split("\t")
-        if len(fields) == count - 1:
+        if cut_lines and fields[-1] != "":
+            fields[-1] += CUT  # the line was cut: its last field may go on
+        elif len(fields) == count - 1 and columns[-1] == "extra":
             fields.append("")
             filled.append(numbers[j])
-        if len(fields) != count:
+        if len(fields) != count and not cut_lines:
             damaged.append(len(rows))
             damaged_lines.append(numbers[j])
-            fields = (fields + [CUT] * count)[:count]
+        fields = (fields + [CUT] * count)[:count]
         rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
         j += 1
     if wrapped:
         notices.append(f"Rejoined {plural(wrapped, 'line')} of tab-separated rows wrapped at word boundaries.")
     if expanded:
-        notices.append("Read tab-separated output whose tabs were expanded to spaces (tab stops every 8 columns).")
+        notices.append(f"Read tab-separated output whose tabs were expanded to spaces (tab stops every {tab} columns).")
     if filled:
         notices.append(
             f"The last field on {describe_lines(filled)} was missing (a trailing tab was probably stripped); "
@@ -134,7 +145,7 @@ def _parse_warnings(lines: list[str], numbers: list[int], start: int) -> tuple[R
     return ResultSet("tsv", ["level", "code", "message"], rows, numbers[start]), j
 
 
-def split_expanded(line: str, count: int) -> tuple[list[str], bool]:
+def split_expanded(line: str, count: int, tab: int = 8) -> tuple[list[str], bool]:
     """Split a row whose tabs became spaces into `count` fields (fewer if it has fewer).
 
     A run of spaces is a separator when the text after it starts at a tab stop; it then
@@ -146,12 +157,12 @@ def split_expanded(line: str, count: int) -> tuple[list[str], bool]:
     if not line.isascii():
         # Tab stops count display columns: give each wide character a placeholder second column.
         shadow = "".join(c + _FILL * (w - 1) for c, w in ((c, width(c)) for c in line))
-        fields, sure = _split_columns(shadow, count)
+        fields, sure = _split_columns(shadow, count, tab)
         return [f.replace(_FILL, "") for f in fields], sure
-    return _split_columns(line, count)
+    return _split_columns(line, count, tab)
 
 
-def _split_columns(line: str, count: int) -> tuple[list[str], bool]:
+def _split_columns(line: str, count: int, tab: int) -> tuple[list[str], bool]:
     strong: list[tuple[int, int, int]] = []  # (start, end, tabs)
     weak: list[tuple[int, int, int]] = []
     trailing_tabs = 0
@@ -161,11 +172,11 @@ def _split_columns(line: str, count: int) -> tuple[list[str], bool]:
             continue
         if b == len(line):
             # Spaces at the very end: tabs before empty trailing fields, if they reach a tab stop.
-            trailing_tabs = (b // TAB - a // TAB) if b % TAB == 0 else 0
+            trailing_tabs = (b // tab - a // tab) if b % tab == 0 else 0
             continue
-        if b % TAB:
+        if b % tab:
             continue
-        tabs = b // TAB - a // TAB
+        tabs = b // tab - a // tab
         (strong if b - a >= 2 or tabs > 1 else weak).append((a, b, tabs))
     need = count - 1 - trailing_tabs - sum(t for _, _, t in strong)
     sure = need <= 0 or need == len(weak)

@@ -12,8 +12,9 @@ import re
 from analyzer.resultset import CUT, ResultSet, describe_lines, plural, value
 from analyzer.textwidth import width
 
-# The stars after `N. row` may have been wrapped onto the next line.
-ROW_RE = re.compile(r"^\s*\*{5,} *(\d+)\. row *\**\s*$")
+# The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
+ROW_RE = re.compile(r"^\s*(\*{5,}) *(\d+)\. row *(\**)\s*$")
+ROW_MARK = "*** N. row ***"
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
@@ -27,13 +28,14 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
     records: list[list[list]] = []  # per record: [name, value, width of its line, wrapped lines...]
     record_lines: list[int] = []
     widths: dict[int, int] = {}  # how many lines have each width
+    cut_width = None  # lines were cut at this width, as a star line shows
     colon = None
     j = start
     while j < n:
         line = lines[j]
         marker = ROW_RE.match(line) if line.lstrip().startswith("*") else None
         if marker:
-            if records and marker.group(1) == "1":
+            if records and marker.group(2) == "1":
                 break
             records.append([])
             record_lines.append(numbers[j])
@@ -42,14 +44,17 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
             colon = None
             j += 1
             if j < n and lines[j].strip() and not lines[j].strip().strip("*"):
-                j += 1
+                j += 1  # the rest of the stars, wrapped
+            elif len(marker.group(3)) < len(marker.group(1)):
+                # Fewer stars after `row` than before, and no more on the next line: cut at this width.
+                cut_width = min(cut_width or marker_width, marker_width)
             continue
         if not line.strip():
             # A blank line ends the records unless another record follows it.
             k = j + 1
             while k < n and not lines[k].strip():
                 k += 1
-            if k < n and starts_vertical(lines[k]) and ROW_RE.match(lines[k]).group(1) != "1":
+            if k < n and starts_vertical(lines[k]) and ROW_RE.match(lines[k]).group(2) != "1":
                 j = k
                 continue
             break
@@ -69,37 +74,47 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
         return None, max(j, start + 1)
     widest = max(widths)
     joined = 0
-    for record in records:
+    cut_rows = []
+    for index, record in enumerate(records):
         for item in record:
+            last_width = width(item[-1]) if len(item) > 3 else item[2]
             if len(item) > 3:
                 joined += len(item) - 3
                 item[1] = _unwrap(item[1], item[2], item[3:], widest, widths[widest] > 1)
+            if cut_width and last_width >= cut_width:
+                item[1] = item[1].rstrip(" ") + CUT
+                if not cut_rows or cut_rows[-1] != index:
+                    cut_rows.append(index)
     columns: list[str] = []
     for record in records:
         for item in record:
             if item[0].lower() not in columns:
                 columns.append(item[0].lower())
     rows = []
-    damaged = []
+    missing = []
     for index, record in enumerate(records):
         row = {item[0].lower(): value(item[1].rstrip(" ")) for item in record}
         if len(row) < len(columns):
-            damaged.append(index)
+            missing.append(index)
             row = {c: row.get(c, CUT) for c in columns}
         else:
             row = {c: row[c] for c in columns}
         rows.append(row)
-    result = ResultSet("vertical", columns, rows, numbers[start])
+    result = ResultSet("vertical", columns, rows, numbers[start], affected_rows=sorted({*cut_rows, *missing}))
     if joined:
         result.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
-    if damaged:
+    if cut_width:
         result.truncated = True
-        result.affected_rows = damaged
         result.notices.append(
-            f"The vertical output looks truncated: the {'records' if len(damaged) > 1 else 'record'} starting on "
-            f"{describe_lines([record_lines[i] for i in damaged])} {'lack' if len(damaged) > 1 else 'lacks'} "
-            "fields the others have; "
-            f"missing values are shown as '{CUT}'."
+            f"The vertical output was truncated at {cut_width} columns (the '{ROW_MARK}' lines are cut short): "
+            f"values reaching that width end with '{CUT}' and may be incomplete."
+        )
+    if missing:
+        result.truncated = True
+        result.notices.append(
+            f"The vertical output looks truncated: the {'records' if len(missing) > 1 else 'record'} starting on "
+            f"{describe_lines([record_lines[i] for i in missing])} {'lack' if len(missing) > 1 else 'lacks'} "
+            f"fields the others have; missing values are shown as '{CUT}'."
         )
     return result, j
 

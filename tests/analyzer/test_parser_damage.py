@@ -1,0 +1,276 @@
+"""Damaged pastes: each repairable kind of damage gives the same parse as the clean paste and a
+notice; unrepairable damage is reported as truncated, never returned as if complete."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analyzer.parser import parse
+from analyzer.resultset import CUT
+from tests.analyzer import mangle
+from tests.analyzer.test_parser_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
+
+SAMPLES = Path(__file__).parent.parent / "fixtures" / "samples"
+WIDTHS = [60, 72, 80, 100, 132]
+
+
+def _sample(name: str) -> dict:
+    return json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def _clean_tables() -> dict[str, str]:
+    tables = {
+        "rowid-filter": mangle.box(CLASSIC, ROWID_FILTER_ROWS),
+        "mysql8": mangle.box(MYSQL8, MYSQL8_ROWS),
+        "cjk": mangle.box(CLASSIC, CJK_ROWS),
+    }
+    for path in sorted(SAMPLES.glob("*.table.clean.json")):
+        sample = json.loads(path.read_text(encoding="utf-8"))
+        if sample["expect"]["format"] == "table":
+            tables[path.stem.removesuffix(".table.clean")] = sample["input"]
+    return tables
+
+
+TABLES = _clean_tables()
+WRAPS = {
+    "terminal": lambda text, w: mangle.terminal_wrap(text, w),
+    "terminal-keeps-spaces": lambda text, w: mangle.terminal_wrap(text, w, strip=False),
+    "mail": lambda text, w: mangle.mail_wrap(text, w),
+    "mail-keeps-space": lambda text, w: mangle.mail_wrap(text, w, keep_space=True),
+    "wrap-then-quote": lambda text, w: mangle.quote(mangle.terminal_wrap(text, w)),
+    "quote-then-wrap": lambda text, w: mangle.terminal_wrap(mangle.quote(text), w),
+    "mail-quoted-twice": lambda text, w: mangle.quote(mangle.mail_wrap(text, w), "> > "),
+    "indented-wrap": lambda text, w: mangle.terminal_wrap(mangle.indent(text, 4), w),
+}
+
+
+def _same(plan, clean) -> None:
+    assert plan.format == clean.format
+    assert plan.columns == clean.columns
+    assert plan.rows == clean.rows
+    assert not plan.truncated
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("wrap", WRAPS)
+@pytest.mark.parametrize("table", TABLES)
+def test_wrapped_table_parses_like_the_clean_one(table, wrap, width):
+    clean = parse(TABLES[table])
+    wrapped = WRAPS[wrap](TABLES[table], width)
+    plan = parse(wrapped)
+    _same(plan, clean)
+    if wrapped.count("\n") > TABLES[table].count("\n") and wrap.startswith("terminal"):
+        assert any("hard-wrapped" in n for n in plan.notices)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("wrap", ["terminal", "mail"])
+@pytest.mark.parametrize("rows", [ROWID_FILTER_ROWS, CJK_ROWS, MYSQL8_ROWS], ids=["rowid", "cjk", "mysql8"])
+def test_wrapped_vertical_parses_like_the_clean_one(rows, wrap, width):
+    columns = MYSQL8 if rows is MYSQL8_ROWS else CLASSIC
+    text = mangle.vertical(columns, rows)
+    wrapped = WRAPS[wrap](text, width if width < 72 else 50)
+    _same(parse(wrapped), parse(text))
+
+
+@pytest.mark.parametrize("width", [60, 72])
+def test_mail_wrapped_tsv_rows_are_rejoined(width):
+    text = mangle.batch(CLASSIC, ROWID_FILTER_ROWS)
+    plan = parse(mangle.mail_wrap(text, width))
+    _same(plan, parse(text))
+    assert any("wrapped at word boundaries" in n for n in plan.notices)
+
+
+REPAIRS = {
+    "crlf": (lambda t: t.replace("\n", "\r\n"), "CRLF"),
+    "lone-cr": (lambda t: t.replace("\n", "\r"), "carriage return"),
+    "fence": (lambda t: "```sql\n" + t + "```\n", "code fence"),
+    "tilde-fence": (lambda t: "~~~\n" + t + "~~~\n", "code fence"),
+    "quote": (mangle.quote, "quoting"),
+    "nested-quote": (lambda t: mangle.quote(t, "> > "), "quoting"),
+    "tight-quote": (lambda t: mangle.quote(t, ">> "), "quoting"),
+    "indent": (lambda t: mangle.indent(t, 4), "indentation"),
+    "numbers-pipe": (mangle.number_lines, "line numbers"),
+    "numbers-colon": (lambda t: mangle.number_lines(t, "{n}: "), "line numbers"),
+    "numbers-vim": (lambda t: mangle.number_lines(t, "{n:>3} "), "line numbers"),
+    "numbers-cat": (lambda t: mangle.number_lines(t, "{n:>6}\t"), "line numbers"),
+    "nbsp": (lambda t: t.replace(" ", "\u00a0"), "non-breaking"),
+    "narrow-nbsp": (lambda t: t.replace("  ", " \u202f"), "non-breaking"),
+    "zero-width": (lambda t: "\ufeff" + t.replace("|", "|\u200b", 3), "invisible"),
+    "double-spaced": (lambda t: t.replace("\n", "\n\n"), "double-spaced"),
+    "footer": (lambda t: t + "2 rows in set (0.00 sec)\n", "status line"),
+    "duplicate": (lambda t: t + "\n" + t, "appears 2 times"),
+    "duplicate-one-wrapped": (lambda t: t + "\n" + mangle.mail_wrap(t, 72), "appears 2 times"),
+}
+
+
+@pytest.mark.parametrize("repair", REPAIRS)
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+def test_line_level_damage_is_repaired_and_reported(render, repair):
+    if render is mangle.batch and repair.endswith("nbsp"):
+        pytest.skip("tab-separated output has no padding spaces to replace")
+    text = render(CLASSIC, ROWID_FILTER_ROWS)
+    damage, word = REPAIRS[repair]
+    plan = parse(damage(text))
+    _same(plan, parse(text))
+    assert any(word in notice for notice in plan.notices), plan.notices
+
+
+def test_chat_around_the_paste_is_ignored():
+    text = "hi all, my query is slow | any idea?\n\n" + mangle.box(CLASSIC, CJK_ROWS) + "\nthanks!! +1\n"
+    _same(parse(text), parse(mangle.box(CLASSIC, CJK_ROWS)))
+
+
+def test_two_different_explains_return_the_first_and_say_so():
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS) + "\n" + mangle.box(CLASSIC, CJK_ROWS)
+    plan = parse(text)
+    assert plan.rows[0]["table"] == "t"
+    assert any("2 different EXPLAIN results" in n for n in plan.notices)
+
+
+class TestPrompts:
+    table = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+
+    @pytest.mark.parametrize(
+        ("prompt", "statement", "query"),
+        [
+            ("mysql> ", "EXPLAIN SELECT * FROM t WHERE a = 1;", "SELECT * FROM t WHERE a = 1"),
+            ("MariaDB [shop]> ", "EXPLAIN EXTENDED SELECT 1;", "SELECT 1"),
+            ("MariaDB [(none)]> ", "EXPLAIN PARTITIONS SELECT * FROM p\\G", "SELECT * FROM p"),
+            ("mysql> ", "explain format=traditional select * from t;", "select * from t"),
+            ("MariaDB [db]> ", "ANALYZE SELECT * FROM t\\g", "SELECT * FROM t"),
+            ("mysql> ", "DESCRIBE SELECT a FROM t;", "SELECT a FROM t"),
+        ],
+    )
+    def test_prompt_statement_becomes_the_query(self, prompt, statement, query):
+        plan = parse(prompt + statement + "\n" + self.table + "2 rows in set (0.01 sec)\n\n" + prompt + "\n")
+        assert plan.query == query
+        assert plan.rows == parse(self.table).rows
+
+    def test_continuation_lines_only_after_a_prompt(self):
+        text = "mysql> EXPLAIN SELECT *\n    -> FROM t\n    -> WHERE a = 1;\n" + self.table
+        plan = parse(text)
+        assert plan.query == "SELECT * FROM t WHERE a = 1"
+        assert len(plan.rows) == 2
+
+    def test_terminal_wrapped_prompt_without_wrapped_table(self):
+        sql = "SELECT e.emp_no, e.last_name FROM employees e WHERE e.hire_date > '2019-06-01' AND e.dept_no = 'd005'"
+        line = "MariaDB [hr]> EXPLAIN " + sql + ";"
+        wrapped = mangle.terminal_wrap(line, 80)
+        plan = parse(wrapped + "\n" + self.table)
+        assert plan.query == sql
+
+    def test_show_warnings_after_explain_extended(self):
+        warnings = mangle.box(["Level", "Code", "Message"], [["Note", "1003", "select `t`.`a` AS `a` from `t`"]])
+        text = (
+            "mysql> EXPLAIN EXTENDED SELECT a FROM t;\n" + self.table + "2 rows in set, 1 warning (0.00 sec)\n\n"
+            "mysql> SHOW WARNINGS;\n" + warnings + "1 row in set (0.00 sec)\n"
+        )
+        plan = parse(text)
+        assert plan.rows == parse(self.table).rows
+        assert plan.warnings == ["select `t`.`a` AS `a` from `t`"]
+        assert plan.query == "SELECT a FROM t"
+
+    def test_show_warnings_in_vertical_form(self):
+        text = (
+            mangle.vertical(CLASSIC, ROWID_FILTER_ROWS)
+            + "2 rows in set, 1 warning (0.00 sec)\n\nmysql> SHOW WARNINGS\\G\n"
+            + mangle.vertical(["Level", "Code", "Message"], [["Note", "1003", "select 1"]])
+        )
+        plan = parse(text)
+        assert plan.format == "vertical"
+        assert len(plan.rows) == 2
+        assert plan.warnings == ["select 1"]
+
+    def test_warning_lines_of_the_client(self):
+        text = self.table + "Note (Code 1003): select `t`.`a` from `t`\n"
+        assert parse(text).warnings == ["select `t`.`a` from `t`"]
+
+    def test_bare_explain_statement_line(self):
+        plan = parse("EXPLAIN SELECT * FROM t;\n" + self.table)
+        assert plan.query == "SELECT * FROM t"
+
+
+def test_tree_arrows_are_not_taken_for_continuation_lines():
+    text = "mysql> EXPLAIN FORMAT=TREE SELECT * FROM t;\n" + mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    text += "\n-> Table scan on t  (cost=1.25 rows=10)\n"
+    assert parse(text).query == "SELECT * FROM t"
+
+
+class TestTruncation:
+    def test_every_line_cut_marks_the_open_column(self):
+        text = mangle.truncate(mangle.box(MYSQL8, MYSQL8_ROWS), 120)
+        plan = parse(text)
+        assert plan.truncated
+        assert plan.affected_rows == [0, 1, 2]
+        assert any("truncated" in n for n in plan.notices)
+        cut_column = plan.columns[-1]
+        assert all(row[cut_column].endswith(CUT) for row in plan.rows)
+
+    def test_cut_mid_value_keeps_visible_start(self):
+        text = mangle.truncate(mangle.box(CLASSIC, ROWID_FILTER_ROWS), 140)
+        plan = parse(text)
+        extra = plan.rows[0]["extra"]
+        assert extra.endswith(CUT)
+        assert "Using index condition".startswith(extra[:-1].strip()) or extra[:-1] in ROWID_FILTER_ROWS[0][-1]
+
+    def test_one_short_line_is_reported_with_its_line_number(self):
+        lines = mangle.box(CLASSIC, ROWID_FILTER_ROWS).splitlines()
+        lines[3] = lines[3][:70]
+        plan = parse("\n".join(lines))
+        assert plan.truncated
+        assert plan.affected_rows == [0]
+        assert any("line 4" in n for n in plan.notices)
+        assert plan.rows[1] == parse(mangle.box(CLASSIC, ROWID_FILTER_ROWS)).rows[1]
+        assert CUT in plan.rows[0]["possible_keys"] + plan.rows[0]["key"]
+
+    def test_cell_deleted_inside_a_row(self):
+        lines = mangle.box(CLASSIC, CJK_ROWS).splitlines()
+        lines[4] = lines[4].replace("| PRIMARY ", "|", 1)
+        plan = parse("\n".join(lines))
+        assert plan.truncated
+        assert plan.affected_rows == [1]
+        assert plan.rows[1]["extra"] == CUT
+
+    def test_missing_bottom_border(self):
+        text = "\n".join(mangle.box(CLASSIC, CJK_ROWS).splitlines()[:-2])
+        plan = parse(text)
+        assert plan.truncated
+        assert any("truncated" in n and "bottom border" in n for n in plan.notices)
+
+    def test_fewer_rows_than_the_client_reported(self):
+        text = mangle.box(CLASSIC, CJK_ROWS) + "3 rows in set (0.00 sec)\n"
+        plan = parse(text)
+        assert plan.truncated
+        assert any("reported 3 rows" in n and "truncated" in n for n in plan.notices)
+
+    def test_vertical_record_cut_short(self):
+        text = "\n".join(mangle.vertical(CLASSIC, CJK_ROWS).splitlines()[:-3])
+        plan = parse(text)
+        assert plan.truncated
+        assert plan.affected_rows == [1]
+        assert plan.rows[1]["extra"] == CUT
+        assert any("truncated" in n for n in plan.notices)
+
+    def test_tsv_row_missing_fields(self):
+        lines = mangle.batch(CLASSIC, ROWID_FILTER_ROWS).splitlines()
+        lines[1] = "\t".join(lines[1].split("\t")[:6])
+        plan = parse("\n".join(lines))
+        assert plan.truncated
+        assert plan.affected_rows == [0]
+        assert plan.rows[0]["ref"] == CUT
+
+    def test_truncated_copy_loses_to_a_complete_one(self):
+        table = mangle.box(CLASSIC, CJK_ROWS)
+        plan = parse(mangle.truncate(table, 60) + "\n" + table)
+        assert not plan.truncated
+        assert plan.rows == parse(table).rows
+
+    def test_truncated_sample(self):
+        sample = _sample("hr_pk_lookup.plain.table.truncated100")
+        plan = parse(sample["input"])
+        assert plan.truncated
+        assert plan.rows[0]["extra"] == CUT
