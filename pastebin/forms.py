@@ -8,6 +8,7 @@ from django.conf import settings
 from pastebin import expiry
 from pastebin.models import Explain, Visibility
 from pastebin.saving import NUL_MESSAGE
+from pastebin.slugs import SLUG_RE
 
 
 def _no_nul(value: str) -> None:
@@ -77,7 +78,7 @@ class ExplainForm(forms.Form):
         slug = self.cleaned_data["improves_on"].strip()
         if not slug:
             return None
-        explain = Explain.objects.live().filter(slug=slug).first()
+        explain = Explain.objects.live().filter(slug=slug).first() if SLUG_RE.match(slug) else None
         if explain is None:
             raise forms.ValidationError(f"There is no saved explain {slug} to improve on.")
         return explain

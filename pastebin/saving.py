@@ -37,10 +37,25 @@ class Saved:
     delete_token: str  # shown once to the creator, never stored in clear
 
 
+def check_storable(value: str) -> None:
+    """Refuse what no database column can hold: NUL characters and lone UTF-16 surrogates."""
+    if "\x00" in value:
+        raise SaveError(NUL_MESSAGE)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise SaveError("The text is not valid Unicode (it contains a lone surrogate escape).") from exc
+
+
 def run_analysis(text: str, query: str | None) -> analyzer.Analysis:
     """`analyzer.analyze` with the site's size limit, its `ParseError` turned into `SaveError`."""
-    if "\x00" in text or (query and "\x00" in query):
-        raise SaveError(NUL_MESSAGE)
+    check_storable(text)
+    if query:
+        check_storable(query)
+        if len(query.encode("utf-8")) > settings.EXPLAIN_MAX_BYTES:
+            raise SaveError(
+                f"The query is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.", too_large=True
+            )
     try:
         return analyzer.analyze(text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES)
     except analyzer.ParseError as exc:
@@ -63,8 +78,7 @@ def save_explain(
     With `anonymize_names`, the stored paste and query are the anonymized ones and the original
     text is not kept anywhere.
     """
-    if "\x00" in title:
-        raise SaveError(NUL_MESSAGE)
+    check_storable(title)
     query = query if query and query.strip() else None
     analysis = run_analysis(text, query)
     if anonymize_names:

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from pastebin import expiry
 from pastebin.models import Explain, Visibility
 from pastebin.saving import NUL_MESSAGE
+from pastebin.slugs import SLUG_RE
 
 VISIBILITY_VALUES = [choice.value for choice in Visibility]
 
@@ -54,7 +55,7 @@ class ExplainOptions(serializers.Serializer):
     def validate_improves_on(self, value: str | None) -> Explain | None:
         if not value:
             return None
-        explain = Explain.objects.live().filter(slug=value.strip()).first()
+        explain = Explain.objects.live().filter(slug=value.strip()).first() if SLUG_RE.match(value.strip()) else None
         if explain is None:
             raise serializers.ValidationError(f'There is no saved explain "{value}" to improve on.')
         return explain

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -187,3 +188,20 @@ def test_body_without_a_usual_type_is_the_paste(client, paste, content_type):
     assert response.status_code == 201
     assert response.json()["slug"]
     assert Explain.objects.get().raw_explain == paste
+
+
+@pytest.mark.parametrize("where", ["explain", "query", "title", "improves_on"])
+def test_lone_surrogates_are_400_not_500(client, paste, where):
+    body = {"explain": paste, "query": "SELECT 1", "title": "t", "improves_on": ""}
+    raw = json.dumps(body).replace(f'"{where}": "', f'"{where}": "\\ud800', 1)
+    response = client.post("/api/v1/explains/", raw, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]
+    assert not Explain.objects.exists()
+
+
+def test_query_over_the_limit_is_413(client, settings, paste):
+    settings.EXPLAIN_MAX_BYTES = len(paste.encode()) + 100
+    query = "SELECT " + "x" * settings.EXPLAIN_MAX_BYTES
+    response = client.post("/api/v1/explains/", {"explain": paste, "query": query}, content_type="application/json")
+    assert response.status_code == 413
