@@ -83,7 +83,7 @@ class Renamer:
     def add(self, kind: str, name: str) -> str:
         name = unquote(name)
         key = name.lower()
-        if key in NOT_NAMES or name.startswith("<"):
+        if key in NOT_NAMES or name.startswith(("<", "#")):  # <derived2>, <auto_key0>, #hash#$hj: made up by the server
             return name
         if key not in self.names:
             prefix = PREFIXES[kind]
@@ -212,19 +212,22 @@ def collect_plan(renamer: Renamer, node: Any) -> None:
         if key in ("table_name", "alias") and isinstance(value, str):
             if renamer.known(value) is None:
                 renamer.add("table", value)
-        elif key in ("key", "possible_keys") and isinstance(value, (str, list)):
+        elif key == "schema_name" and isinstance(value, str):
+            renamer.add("db", value)
+        elif key in ("key", "possible_keys", "index_name", "keys") and isinstance(value, (str, list)):
             for name in [value] if isinstance(value, str) else value:
                 if isinstance(name, str):
                     renamer.add("index", name)
-        elif key in ("used_key_parts", "used_columns") and isinstance(value, list):
+        elif key in ("used_key_parts", "used_columns", "key_columns", "filter_columns") and isinstance(value, list):
             for name in value:
                 if isinstance(name, str):
                     renamer.add("column", name)
-        elif key == "ref" and isinstance(value, list):
+        elif key in ("ref", "lookup_references") and isinstance(value, list):
             for item in value:
                 if isinstance(item, str):
                     collect_ref(renamer, item)
         elif isinstance(value, str):
+            collect_qualified(renamer, value)
             for quoted in re.findall(r"`(?:[^`]|``)+`(?:\.`(?:[^`]|``)+`)*", value):
                 parts = [unquote(p) for p in re.findall(r"`(?:[^`]|``)+`", quoted)]
                 if len(parts) >= 3:
@@ -276,10 +279,34 @@ PLAN_WORD_KEYS = frozenset({"access_type", "select_type", "message", "algorithm"
 TREE_MEASURES = frozenset({"cost", "rows", "loops", "time", "actual", "filtered", "count"})
 
 
+# Property names of EXPLAIN FORMAT=JSON (MySQL 5.7 to 9, MariaDB): never renamed as object keys.
+# Any other key that is a known name is renamed (MariaDB's `r_keys.range` is keyed by index names).
+_PLAN_KEY_WORDS = """
+    access_type actual_first_row_ms actual_last_row_ms actual_loops actual_rows alias attached_condition
+    attached_subqueries block-nl-join buffer_size buffer_type cacheable condition const_condition cost_info covering
+    data_read_per_join delete dependent distinct duplicates_removal estimated_first_row_cost estimated_rows
+    estimated_total_cost eval_cost expression_cache filesort filter_columns filtered first_match full_scan functions
+    grouping_operation having_condition heading index_access_type index_condition index_merge index_name inputs
+    join_algorithm join_type json_schema_version key key_columns key_length keys lookup_condition lookup_references
+    loose_scan materialization materialized materialized_from_subquery message mrr_type nested_loop not_exists
+    operation ordering_operation pages_accessed pages_updated possible_keys prefix_cost query query_block query_cost
+    query_optimization query_plan query_specifications query_type r_buffer_size r_effective_rows r_engine_stats
+    r_filling_time_ms r_filtered r_hit_ratio r_keys r_limit r_lookups r_loops r_other_time_ms r_output_rows r_rows
+    r_selectivity_pct r_sort_mode r_strategy r_table_time_ms r_total_time_ms r_unpack_time_ms r_used_priority_queue
+    range range-checked-for-each-record read_cost read_sorted_file recursive_union ref rowid_filter rows
+    rows_examined_per_scan rows_produced_per_join schema_name select_id selectivity_pct sort_key sorts state
+    subqueries subquery subquery_location table table_name temporary_table union union_result unique update
+    used_columns used_key_parts using_filesort using_index using_index_for_group_by using_join_buffer
+    using_temporary_table window_functions_computation windowing windows
+"""
+PLAN_KEYS = frozenset(_PLAN_KEY_WORDS.split())
+
+
 def rename_plan(renamer: Renamer, node: Any, key: str = "") -> Any:
-    """A copy of a JSON plan with every known name renamed inside its string values (keys kept)."""
+    """A copy of a JSON plan with every known name renamed inside its string values and, outside
+    EXPLAIN's own property names, in its object keys."""
     if isinstance(node, dict):
-        return {k: rename_plan(renamer, v, k) for k, v in node.items()}
+        return {k if k in PLAN_KEYS else (renamer.known(k) or k): rename_plan(renamer, v, k) for k, v in node.items()}
     if isinstance(node, list):
         return [rename_plan(renamer, item, key) for item in node]
     if isinstance(node, str) and key not in PLAN_WORD_KEYS:
@@ -287,11 +314,16 @@ def rename_plan(renamer: Renamer, node: Any, key: str = "") -> Any:
     return node
 
 
-def collect_tree(renamer: Renamer, text: str) -> None:
-    """Columns in tree output: `alias.column` of a known alias, and `column=` in lookups."""
+def collect_qualified(renamer: Renamer, text: str) -> None:
+    """Columns written `alias.column` after a known table or alias, in conditions and tree lines."""
     for qualifier, name in re.findall(rf"({IDENTIFIER})\.({IDENTIFIER})", text):
         if renamer.known(qualifier):
             renamer.add("column", name)
+
+
+def collect_tree(renamer: Renamer, text: str) -> None:
+    """Columns in tree output: `alias.column` of a known alias, and `column=` in lookups."""
+    collect_qualified(renamer, text)
     for name in re.findall(rf"[(\s,]({IDENTIFIER})\s*=", text):
         if name.lower() not in TREE_MEASURES and name.lower() not in KEYWORDS:
             renamer.add("column", name)

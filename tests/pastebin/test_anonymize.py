@@ -173,6 +173,7 @@ SAMPLES = [
     "hr_salary_group_plain_transcript_w80_terminal_wrap.txt",
     "hr_union_names_plain_table_clean.txt",
     "tree_join_analyze.txt",
+    "json_range_checked_analyze.txt",
 ]
 
 
