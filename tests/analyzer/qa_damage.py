@@ -1,0 +1,617 @@
+"""Damage done to EXPLAIN pastes on their way from a terminal to a web form, and the QA corpus builder.
+
+Every damage is a pure function from text to text. `build()` reads the real client captures in
+`tests/fixtures/qa/captures/` (written by `tests/fixtures/qa/capture.py` against a live MariaDB),
+applies the damages and writes one JSON per case into `tests/fixtures/qa/cases/`:
+
+    .venv/bin/python -m tests.analyzer.qa_damage
+
+The expected parse of every tabular case is the clean `mariadb -B` capture split on tabs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+QA_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "qa"
+CAPTURES = QA_DIR / "captures"
+CASES = QA_DIR / "cases"
+
+NBSP = "\u00a0"
+
+
+def char_width(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def display_width(text: str) -> int:
+    return sum(char_width(c) for c in text)
+
+
+def _lines(text: str) -> tuple[list[str], str]:
+    """The lines of `text` and the ending to put back (a final newline or nothing)."""
+    if text.endswith("\n"):
+        return text[:-1].split("\n"), "\n"
+    return text.split("\n"), ""
+
+
+def _map_lines(text: str, fn: Callable[[int, str], str]) -> str:
+    lines, end = _lines(text)
+    return "\n".join(fn(i, line) for i, line in enumerate(lines)) + end
+
+
+# --- wrapping -------------------------------------------------------------------------------
+
+
+def terminal_wrap(text: str, width: int, keep_trailing: bool = True) -> str:
+    """Hard-wrap every line at `width` display columns, as a terminal does.
+
+    A wide character that does not fit in the last column moves to the next row. With
+    `keep_trailing` false the rows lose their trailing spaces (what tmux and most terminals copy).
+    """
+    out: list[str] = []
+    lines, end = _lines(text)
+    for line in lines:
+        row, col = "", 0
+        rows = []
+        for char in line:
+            w = char_width(char)
+            if col + w > width:
+                rows.append(row)
+                row, col = "", 0
+            row += char
+            col += w
+        rows.append(row)
+        out.extend(rows if keep_trailing else [r.rstrip(" ") for r in rows])
+    return "\n".join(out) + end
+
+
+def mail_wrap(text: str, width: int) -> str:
+    """Wrap long lines at the last space that fits, dropping that space, as mail clients do.
+
+    A line with no space to break at (a table border) stays long.
+    """
+    out: list[str] = []
+    lines, end = _lines(text)
+    for line in lines:
+        while display_width(line) > width:
+            cut = -1
+            col = 0
+            for i, char in enumerate(line):
+                col += char_width(char)
+                if col > width + 1:
+                    break
+                if char == " " and i > 0:
+                    cut = i
+            if cut <= 0:
+                break
+            out.append(line[:cut])
+            line = line[cut + 1 :]
+        out.append(line)
+    return "\n".join(out) + end
+
+
+def truncate(text: str, width: int) -> str:
+    """Cut every line at `width` display columns (a screenshot-to-text or a narrow copy)."""
+
+    def cut(_: int, line: str) -> str:
+        col = 0
+        for i, char in enumerate(line):
+            col += char_width(char)
+            if col > width:
+                return line[:i]
+        return line
+
+    return _map_lines(text, cut)
+
+
+# --- prefixes, fences, whitespace -----------------------------------------------------------
+
+
+def quote(text: str, prefix: str = "> ") -> str:
+    return _map_lines(text, lambda _, line: (prefix + line) if line else prefix.rstrip())
+
+
+def quote_then_rewrap(text: str, width: int) -> str:
+    """Quote, then let the mail client wrap the quoted lines: continuations lose the `> `."""
+    return mail_wrap(quote(text), width)
+
+
+LINE_NUMBER_STYLES = {
+    "lineno_pipe": lambda n, w: f"{n:>{w}} | ",
+    "lineno_dot": lambda n, w: f"{n}. ",
+    "lineno_zero": lambda n, w: f"{n:03d} ",
+    "lineno_tab": lambda n, w: f"{n}\t",
+}
+
+
+def line_numbers(text: str, style: str) -> str:
+    lines, end = _lines(text)
+    width = len(str(len(lines)))
+    fmt = LINE_NUMBER_STYLES[style]
+    return "\n".join(fmt(i + 1, width) + line for i, line in enumerate(lines)) + end
+
+
+def indent(text: str, prefix: str) -> str:
+    return _map_lines(text, lambda _, line: prefix + line if line else line)
+
+
+def fence(text: str, lang: str = "sql") -> str:
+    body = text if text.endswith("\n") else text + "\n"
+    return f"```{lang}\n{body}```\n"
+
+
+def crlf(text: str) -> str:
+    return text.replace("\n", "\r\n")
+
+
+def nbsp(text: str) -> str:
+    """Every space becomes a no-break space (copied from a web page)."""
+    return text.replace(" ", NBSP)
+
+
+def nbsp_html(text: str) -> str:
+    """Runs of spaces become alternating no-break and plain spaces, as HTML editors write them."""
+
+    def run(match: re.Match) -> str:
+        n = len(match.group())
+        if n == 1:
+            return " "
+        return "".join(NBSP if i % 2 == 0 else " " for i in range(n))
+
+    return re.sub(r" +", run, text)
+
+
+def rstrip_lines(text: str) -> str:
+    return _map_lines(text, lambda _, line: line.rstrip(" "))
+
+
+def expand_tabs(text: str, size: int = 8) -> str:
+    """Turn tabs into spaces up to the next tab stop, counting display columns like a terminal."""
+
+    def expand(_: int, line: str) -> str:
+        out, col = [], 0
+        for char in line:
+            if char == "\t":
+                pad = size - col % size
+                out.append(" " * pad)
+                col += pad
+            else:
+                out.append(char)
+                col += char_width(char)
+        return "".join(out)
+
+    return _map_lines(text, expand)
+
+
+# --- surroundings ---------------------------------------------------------------------------
+
+CHATS = [
+    ("hey, can someone look at this plan? it takes ~4s on prod\n\n", "\n\nthanks!! (MariaDB 10.11, InnoDB)\n"),
+    (
+        "Hi all | quick question: why does this query scan so much?\n",
+        "\nPS: orders has about 12k rows; server version 10.11.\n-- \nAlex\n",
+    ),
+    ("Here is the output of EXPLAIN:\n\n", "\nAny idea what index I'm missing?\n"),
+    ("@dba-team see below 👇\n", "\nIt used to be fast before the upgrade.\n"),
+]
+
+
+def chat(text: str, n: int) -> str:
+    before, after = CHATS[n % len(CHATS)]
+    return before + text + after
+
+
+def twice(text: str) -> str:
+    body = text if text.endswith("\n") else text + "\n"
+    return body + "\nsorry, pasting it again with the formatting fixed:\n\n" + body
+
+
+def footer(rows: int, warnings: int = 0) -> str:
+    """The `N rows in set` line the client prints after a result set."""
+    noun = "row" if rows == 1 else "rows"
+    extra = f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
+    return f"{rows} {noun} in set{extra} (0.001 sec)\n"
+
+
+def with_prompt(text: str, statement: str, mode: str, rows: int, style: str, warnings: int = 0) -> str:
+    """Put an interactive prompt carrying the statement before the output and the footer after."""
+    terminator = "\\G" if mode == "vertical" else ";"
+    body = text if text.endswith("\n") else text + "\n"
+    if style == "mysql":
+        # The statement typed over several lines, with `->` continuation prompts.
+        parts = re.split(r" (?=(?:FROM|JOIN|WHERE|GROUP BY|ORDER BY|UNION ALL|UNION) )", statement)
+        if any("'" in p and p.count("'") % 2 for p in parts):
+            parts = [statement]
+        typed = "mysql> " + "\n    -> ".join(parts) + terminator + "\n"
+        return typed + body + footer(rows, warnings) + "\nmysql> \n"
+    typed = f"MariaDB [qa_shop]> {statement}{terminator}\n"
+    return typed + body + footer(rows, warnings) + "\nMariaDB [qa_shop]> \n"
+
+
+def shell_command(text: str, statement: str, flag: str) -> str:
+    escaped = statement.replace('"', '\\"')
+    return f'$ mariadb {flag} -h db1 qa_shop -e "{escaped}"\n' + text
+
+
+# --- table borders --------------------------------------------------------------------------
+
+BOX = {"top": "┌┬┐", "mid": "├┼┤", "bottom": "└┴┘"}
+
+
+def _is_rule(line: str) -> bool:
+    s = line.strip()
+    return len(s) > 2 and s[0] == "+" and not s.strip("+-")
+
+
+def _border_columns(rule: str) -> set[int]:
+    return {i for i, c in enumerate(rule) if c == "+"}
+
+
+def _replace_at_columns(line: str, columns: set[int], old: str, new: str) -> str:
+    out, col = [], 0
+    for char in line:
+        out.append(new if char == old and col in columns else char)
+        col += char_width(char)
+    return "".join(out)
+
+
+def unicode_box(text: str) -> str:
+    """Redraw every ASCII box with Unicode box-drawing characters."""
+    lines, end = _lines(text)
+    out = list(lines)
+    columns: set[int] = set()
+
+    def is_cell(k: int) -> bool:
+        return 0 <= k < len(lines) and lines[k].lstrip().startswith("|")
+
+    for i, line in enumerate(lines):
+        if _is_rule(line):
+            columns = _border_columns(line)
+            part = "top" if not is_cell(i - 1) else "bottom" if not is_cell(i + 1) else "mid"
+            left, mid, right = BOX[part]
+            first, last = line.index("+"), line.rindex("+")
+            drawn = line[:first] + left + line[first + 1 : last] + right + line[last + 1 :]
+            out[i] = drawn.replace("-", "─").replace("+", mid)
+        elif columns and is_cell(i):
+            out[i] = _replace_at_columns(line, columns, "|", "│")
+    return "\n".join(out) + end
+
+
+def no_rules(text: str) -> str:
+    """Drop the `+---+` lines, keep the `|` cell lines."""
+    lines, end = _lines(text)
+    return "\n".join(line for line in lines if not _is_rule(line)) + end
+
+
+def no_frame(text: str) -> str:
+    """Drop the `+---+` lines and the outer `|` of every row (a markdown-ish table)."""
+    lines, end = _lines(text)
+    out = []
+    for line in lines:
+        if _is_rule(line):
+            continue
+        if line.startswith("| ") and line.endswith(" |"):
+            line = line[2:-2].rstrip()
+        out.append(line)
+    return "\n".join(out) + end
+
+
+# --- the expected parse -----------------------------------------------------------------------
+
+
+def tsv_expectation(tsv: str) -> tuple[list[str], list[dict]]:
+    """Columns and rows of a clean `mariadb -B` capture: cells split on tabs, NULL as None."""
+    lines = tsv.rstrip("\n").split("\n")
+    columns = [c.lower() for c in lines[0].split("\t")]
+    rows = []
+    for line in lines[1:]:
+        cells = line.split("\t")
+        assert len(cells) == len(columns), line
+        rows.append({c: (None if v == "NULL" else v) for c, v in zip(columns, cells, strict=True)})
+    return columns, rows
+
+
+def reference_table_parse(text: str) -> list[list[str]]:
+    """Cells of a clean client box, cut at the `+` columns of its first border (for self-checks)."""
+    lines = [line for line in text.rstrip("\n").split("\n") if line]
+    columns = sorted(_border_columns(lines[0]))
+    table = []
+    for line in lines:
+        if _is_rule(line):
+            continue
+        cells, col, cur, k = [], 0, "", 0
+        for char in line:
+            if col == columns[k]:
+                if k:
+                    cells.append(cur.strip(" "))
+                cur, k = "", k + 1
+                if k == len(columns):
+                    break
+            else:
+                cur += char
+            col += char_width(char)
+        table.append(cells)
+    return table
+
+
+def reference_vertical_parse(text: str) -> list[dict[str, str]]:
+    rows: list[dict[str, str]] = []
+    for line in text.rstrip("\n").split("\n"):
+        if line.startswith("***"):
+            rows.append({})
+        elif line:
+            key, _, value = line.partition(": ")
+            rows[-1][key.strip().lower()] = value if value or not line.endswith(":") else ""
+    return rows
+
+
+def json_tables(doc) -> list[str]:
+    found: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "table_name" and isinstance(value, str) and value not in found:
+                    found.append(value)
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(doc)
+    return found
+
+
+def self_check(capture: dict, columns: list[str], rows: list[dict]) -> None:
+    """The -t and -E captures hold the very cells of the -B capture (same plan in every mode)."""
+    outputs = capture["outputs"]
+    as_lists = [[("NULL" if v is None else v) for v in row.values()] for row in rows]
+    table = reference_table_parse(outputs["table"])
+    assert [c.lower() for c in table[0]] == columns, capture["query_id"]
+    assert table[1:] == as_lists, (capture["query_id"], capture["kind"], table[1:], as_lists)
+    vertical = reference_vertical_parse(outputs["vertical"])
+    assert [list(r.values()) for r in vertical] == as_lists, (capture["query_id"], capture["kind"])
+
+
+# --- the corpus -------------------------------------------------------------------------------
+
+TABLE_DAMAGES = [
+    "wrap80",
+    "mail72",
+    "quote",
+    "lineno_pipe",
+    "unicode_box",
+    "wrap132",
+    "prompt",
+    "chat",
+    "crlf+fence",
+    "nbsp_html",
+    "quote2+wrap80",
+    "twice",
+    "wrap60",
+    "mail76",
+    "no_rules",
+    "indent4",
+    "lineno_dot",
+    "prompt_mysql",
+    "wrap100",
+    "rstrip",
+    "nbsp",
+    "mail72+quote",
+    "quote+mail76",
+    "fence+indent_tab",
+    "wrap200",
+    "lineno_zero",
+    "no_frame",
+    "chat+twice",
+    "unicode_box+quote",
+    "lineno_tab",
+    "wrap80_trim",
+    "quote2",
+    "prompt+chat",
+    "wrap100+lineno_pipe",
+    "crlf",
+    "unicode_box+nbsp",
+    "fence",
+    "indent_tab+crlf",
+    "wrap60+quote",
+    "mail72+crlf",
+    "no_rules+quote",
+    "chat+fence+crlf",
+]
+VERTICAL_DAMAGES = [
+    "quote",
+    "prompt",
+    "indent4",
+    "chat",
+    "lineno_pipe",
+    "crlf+fence",
+    "twice",
+    "nbsp",
+    "mail72",
+    "quote2",
+    "wrap60",
+    "lineno_tab",
+    "chat+quote",
+    "rstrip",
+    "prompt_mysql",
+    "indent_tab",
+    "lineno_zero+crlf",
+    "nbsp_html",
+]
+TSV_DAMAGES = [
+    "tabs_expanded",
+    "fence+crlf",
+    "quote",
+    "chat",
+    "tabs4",
+    "lineno_pipe",
+    "indent4",
+    "shell",
+    "twice",
+    "tabs_expanded+quote",
+    "crlf",
+    "rstrip",
+    "tabs_expanded+fence",
+    "lineno_dot",
+]
+JSON_DAMAGES = ["quote", "fence", "chat", "crlf", "indent4", "lineno_pipe", "nbsp_html", "chat+fence+crlf"]
+TRANSCRIPT_DAMAGES = ["quote", "chat", "crlf", "indent4", "fence", "nbsp_html", "lineno_pipe", "quote+crlf"]
+PER_TABLE = 7
+PER_VERTICAL = 3
+PER_TSV = 3
+PER_JSON = 2
+PER_TRANSCRIPT = 1
+
+
+def damage(text: str, name: str, ctx: dict) -> str:
+    """Apply one damage or a `+`-joined chain of them, left to right."""
+    for step in name.split("+"):
+        text = _one(text, step, ctx)
+    return text
+
+
+def _one(text: str, step: str, ctx: dict) -> str:
+    if step.startswith("wrap"):
+        width = int(step[4:].removesuffix("_trim"))
+        return terminal_wrap(text, width, keep_trailing=not step.endswith("_trim"))
+    if step.startswith("mail"):
+        return mail_wrap(text, int(step[4:]))
+    if step.startswith("truncated"):
+        return truncate(text, int(step[9:]))
+    if step in LINE_NUMBER_STYLES:
+        return line_numbers(text, step)
+    simple: dict[str, Callable[[str], str]] = {
+        "quote": quote,
+        "quote2": lambda t: quote(t, "> > "),
+        "indent4": lambda t: indent(t, "    "),
+        "indent_tab": lambda t: indent(t, "\t"),
+        "fence": lambda t: fence(t, "sql" if ctx["mode"] != "json" else "json"),
+        "crlf": crlf,
+        "nbsp": nbsp,
+        "nbsp_html": nbsp_html,
+        "rstrip": rstrip_lines,
+        "tabs_expanded": expand_tabs,
+        "tabs4": lambda t: expand_tabs(t, 4),
+        "twice": twice,
+        "unicode_box": unicode_box,
+        "no_rules": no_rules,
+        "no_frame": no_frame,
+        "chat": lambda t: chat(t, ctx["n"]),
+    }
+    if step in simple:
+        return simple[step](text)
+    statement = f"{ctx['statement']} {ctx['sql']}"
+    if step == "prompt":
+        return with_prompt(text, statement, ctx["mode"], ctx["rows"], "mariadb", ctx["warnings"])
+    if step == "prompt_mysql":
+        return with_prompt(text, statement, ctx["mode"], ctx["rows"], "mysql", ctx["warnings"])
+    if step == "shell":
+        return shell_command(text, statement, "-B")
+    raise ValueError(step)
+
+
+def _pick(damages: list[str], count: int, n: int) -> list[str]:
+    """`count` damages of the list, rotating with the capture number so all get used."""
+    start = (n * count) % len(damages)
+    return [damages[(start + k) % len(damages)] for k in range(count)]
+
+
+def _cut_width(text: str, width: int) -> int:
+    """`width`, moved left off a table's column border so the cut falls inside cells.
+
+    Lines cut just after a `|` would look complete, and no reader could tell they were cut.
+    """
+    first = text.split("\n", 1)[0]
+    while _is_rule(first) and width > 2 and first[width - 1 : width] == "+":
+        width -= 2
+    return width
+
+
+def cases_for(capture: dict, n: int) -> list[dict]:
+    """All cases made from one capture (one query in one statement kind)."""
+    outputs = capture["outputs"]
+    qid, kind, statement, sql = capture["query_id"], capture["kind"], capture["statement"], capture["sql"]
+    base = {"statement": statement, "sql": sql}
+    cases: list[dict] = []
+
+    def add(mode: str, dmg: str, text: str, expect: dict, query: bool = False) -> None:
+        case = {"id": f"{qid}.{kind}.{mode}.{dmg}", **base, "mode": mode, "damage": dmg, "input": text}
+        case["expect"] = dict(expect, query=sql) if query else expect
+        cases.append(case)
+
+    if kind in ("json", "anjson"):
+        tables = json_tables(json.loads(outputs["json_raw"]))
+        expect = {"format": "json", "tables": tables}
+        for mode in ("json_raw", "json_table", "json_vertical", "tsv"):
+            name = "json_batch" if mode == "tsv" else mode
+            text = outputs[mode]
+            add(name, "clean", text, expect)
+            ctx = {"mode": "json", "n": n, "statement": statement, "sql": sql, "rows": 1, "warnings": 0}
+            for dmg in _pick(JSON_DAMAGES, PER_JSON if mode != "json_table" else 0, n + len(name)):
+                add(name, dmg, damage(text, dmg, ctx), expect)
+        add("json_table", "wrap120", terminal_wrap(outputs["json_table"], 120), expect)
+        return cases
+
+    columns, rows = tsv_expectation(outputs["tsv"])
+    self_check(capture, columns, rows)
+    warnings = 1 if kind == "ext" else 0
+    ctx = {"n": n, "statement": statement, "sql": sql, "rows": len(rows), "warnings": warnings}
+
+    def expect_for(mode: str) -> dict:
+        return {"format": mode, "columns": columns, "rows": rows}
+
+    for mode, damages, count in (
+        ("table", TABLE_DAMAGES, PER_TABLE),
+        ("vertical", VERTICAL_DAMAGES, PER_VERTICAL),
+        ("tsv", TSV_DAMAGES, PER_TSV),
+    ):
+        text = outputs[mode]
+        ctx["mode"] = mode
+        add(mode, "clean", text, expect_for(mode))
+        for dmg in _pick(damages, count, n):
+            damaged = damage(text, dmg, ctx)
+            if damaged == text:
+                continue
+            add(mode, dmg, damaged, expect_for(mode), query="prompt" in dmg)
+        cut = _cut_width(text, {"table": 100, "vertical": 40, "tsv": 60}[mode])
+        if sum(display_width(line) > cut for line in text.split("\n")) >= 2:
+            add(mode, f"truncated{cut}", truncate(text, cut), {"unrecoverable": True, "format": mode})
+
+    for name, text in outputs.items():
+        if not name.startswith("transcript"):
+            continue
+        if name.endswith("_joined") and rstrip_lines(text) == rstrip_lines(
+            outputs[name.replace("_joined", "_wrapped")]
+        ):
+            continue  # nothing was wrapped at this width
+        mode = "vertical" if name.endswith("_vertical") else "table"
+        add(name, "clean", text, expect_for(mode), query=True)
+        ctx["mode"] = mode
+        for dmg in _pick(TRANSCRIPT_DAMAGES, PER_TRANSCRIPT, n + len(name)):
+            add(name, dmg, damage(text, dmg, ctx), expect_for(mode), query=True)
+    return cases
+
+
+def build() -> list[dict]:
+    CASES.mkdir(exist_ok=True)
+    for old in CASES.glob("*.json"):
+        old.unlink()
+    cases: list[dict] = []
+    for n, path in enumerate(sorted(CAPTURES.glob("*.json"))):
+        cases.extend(cases_for(json.loads(path.read_text(encoding="utf-8")), n))
+    for case in cases:
+        (CASES / f"{case['id']}.json").write_text(json.dumps(case, ensure_ascii=False) + "\n", encoding="utf-8")
+    return cases
+
+
+if __name__ == "__main__":
+    built = build()
+    print(f"{len(built)} cases in {CASES}")

@@ -1,0 +1,70 @@
+"""The QA corpus: real MariaDB 10.11 client captures of the `qa_shop` schema, damaged like pastes.
+
+Each case in tests/fixtures/qa/cases/ (built by `python -m tests.analyzer.qa_damage`) holds the
+paste and what the analyze API must answer for it: the cells of the clean `mariadb -B` capture,
+the table names of a JSON plan, or, for lines cut short, a truncation notice and no complete rows.
+Cases failing today are listed in KNOWN_FAILURES with strict xfail: when the parser is fixed
+the case passes, the strict mark turns that into a failure, and the entry must be removed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analyzer import ParseError, analyze
+
+CASES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "qa" / "cases"
+CASE_FILES = sorted(CASES_DIR.glob("*.json"))
+BUGS = "parser bug: see /work/briefs/parser-bugs.md"
+
+# Case ids that fail against the parser as it is today, keyed to the bug number in the report.
+KNOWN_FAILURES: dict[str, str] = {
+    "index_merge_intersect.plain.transcript80_vertical.clean": "B1",
+    "index_merge_intersect.plain.transcript80_vertical.indent4": "B1",
+}
+
+
+def _params():
+    for path in CASE_FILES:
+        case_id = path.name.removesuffix(".json")
+        marks = []
+        if case_id in KNOWN_FAILURES:
+            marks.append(pytest.mark.xfail(strict=True, reason=f"{BUGS} ({KNOWN_FAILURES[case_id]})"))
+        yield pytest.param(path, id=case_id, marks=marks)
+
+
+def check_case(case: dict) -> None:
+    """Assert that the analyzer answers `case["input"]` as `case["expect"]` says."""
+    expect = case["expect"]
+    if expect.get("unrecoverable"):
+        try:
+            result = analyze(case["input"]).to_dict()
+        except ParseError:
+            return
+        assert result["truncated"], "cut-off lines not marked truncated"
+        assert any("truncated" in notice.lower() for notice in result["notices"]), result["notices"]
+        return
+    result = analyze(case["input"]).to_dict()
+    assert result["format"] == expect["format"]
+    if expect["format"] == "json":
+        text = json.dumps([result["plan"], result["rows"]], ensure_ascii=False)
+        missing = [t for t in expect["tables"] if json.dumps(t, ensure_ascii=False) not in text]
+        assert not missing, f"tables missing from the plan: {missing}"
+        return
+    assert result["columns"] == expect["columns"]
+    assert result["rows"] == expect["rows"]
+    assert not result["truncated"]
+    if "query" in expect:
+        assert result["query"] == expect["query"]
+
+
+def test_corpus_is_present():
+    assert len(CASE_FILES) >= 100
+
+
+@pytest.mark.parametrize("path", list(_params()))
+def test_qa_case(path: Path):
+    check_case(json.loads(path.read_text(encoding="utf-8")))
