@@ -5,6 +5,12 @@ from __future__ import annotations
 from pastebin import clock
 from pastebin.models import DeletedSlug, Explain
 
+TOMBSTONE_MESSAGES = {
+    "deleted": "This explain was deleted by its creator.",
+    "expired": "This explain expired and was removed.",
+    "moderated": "This explain was removed by the moderators.",
+}
+
 
 class Gone(Exception):
     """The explain existed but is expired, deleted or hidden by a moderator."""
@@ -20,11 +26,7 @@ def gone_reason(explain: Explain | None, slug: str) -> str | None:
         tombstone = DeletedSlug.objects.filter(slug=slug).first()
         if tombstone is None:
             return None
-        return (
-            "This explain has expired and was removed."
-            if tombstone.reason == "expired"
-            else ("This explain was deleted.")
-        )
+        return TOMBSTONE_MESSAGES.get(tombstone.reason, TOMBSTONE_MESSAGES["deleted"])
     if explain.hidden:
         return "This explain was removed by the moderators."
     if explain.is_expired(clock.now()):
