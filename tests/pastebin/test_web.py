@@ -115,6 +115,7 @@ def test_creator_sees_the_token_once_and_a_delete_button(client):
     assert "You created this explain in this browser" in second
     stranger = Client().get(f"/e/{slug}/").content.decode()
     assert "You created this explain" not in stranger
+    assert '<details class="delete">' in stranger
     assert 'name="token"' in stranger
 
 
