@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.resultset import plural
-from analyzer.textwidth import width
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, width
 
 # Spaces that chat apps, word processors and web pages put in place of ASCII spaces.
 _ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f"
@@ -63,6 +63,7 @@ class Cleaned:
     query: str | None = None
     warnings: list[str] = field(default_factory=list)
     row_counts: list[tuple[int, int]] = field(default_factory=list)  # (line index, N) of `N rows in set`
+    terminal_width: int | None = None  # the width a terminal wrapped lines at, when known
 
     @property
     def text(self) -> str:
@@ -89,6 +90,7 @@ def clean(text: str) -> Cleaned:
         lines = _strip_line_numbers(lines, numbers, notices)
     lines = _dedent(lines, notices)
     result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices)
+    result.terminal_width = terminal_width(lines, margins)
     _take_prompts(result)
     _take_footers(result)
     return result
@@ -240,23 +242,35 @@ def _dedent(lines: list[str], notices: list[str]) -> list[str]:
     return [line[size:] for line in lines]
 
 
-def terminal_width(lines: list[str]) -> int | None:
-    """The width a terminal wrapped the paste at, from a table border split over lines, if any."""
+def terminal_width(lines: list[str], margins: list[int]) -> int | None:
+    """The width a terminal wrapped the paste at, from a table border split over lines, if any.
+
+    Quoting counts when it was there before the wrap: then only the first piece carries it.
+    """
     for i in range(len(lines) - 1):
         line = lines[i].rstrip()
         if line.startswith("+-") and not line.endswith("+") and not line.strip("+-"):
             nxt = lines[i + 1].rstrip()
             if nxt and not nxt.strip("+-"):
-                return width(lines[i])
+                return width(lines[i]) + margins[i] - margins[i + 1]
     return None
 
 
-# Terminal widths people use; a wrapped prompt line one short of one lost a trailing space.
-_USUAL_WIDTHS = (80, 100, 120, 132, 160, 200, 250)
+def _prompt_gap(previous: str, margin: int, nxt: str, wrap_width: int) -> int:
+    """Spaces lost where a statement typed at a prompt was wrapped onto `nxt` (`margin`: the
+    quoting `previous` had before the wrap and `nxt` has not).
 
-
-def _usual_width(line_width: int) -> int:
-    return line_width + 1 if line_width + 1 in _USUAL_WIDTHS else line_width
+    A terminal cut it at its width (`wrap_width` when a wrapped table border shows it, else a
+    usual terminal width) and trailing spaces may have been dropped; a mail client broke it
+    at a space and dropped that space.
+    """
+    used = width(previous) + margin
+    for terminal in (wrap_width, *USUAL_TERMINAL_WIDTHS):
+        if terminal and used in (terminal, terminal - 1):
+            return terminal - used
+    if previous.endswith(" ") or nxt.startswith(" "):
+        return 0
+    return 1
 
 
 def statement_query(statement: str) -> str | None:
@@ -285,7 +299,7 @@ def _take_prompts(result: Cleaned) -> None:
         if not match and not bare:
             continue
         if wrap_width is None:
-            wrap_width = terminal_width(lines) or 0
+            wrap_width = result.terminal_width or 0
         parts = [line[match.end() :] if match else line.strip()]
         previous = line
         lines[i] = ""
@@ -299,7 +313,10 @@ def _take_prompts(result: Cleaned) -> None:
                 break
             elif match:
                 # A prompt line the terminal wrapped: the lost trailing spaces fill up to its width.
-                gap = max((wrap_width or _usual_width(width(previous))) - width(previous), 0)
+                gap = _prompt_gap(previous, result.margins[j - 1] - result.margins[j], nxt, wrap_width)
+                cut_at = width(previous) + result.margins[j - 1] - result.margins[j] + gap
+                if cut_at == wrap_width or cut_at in USUAL_TERMINAL_WIDTHS:
+                    result.terminal_width = result.terminal_width or cut_at
                 parts.append(" " * gap + nxt)
             else:
                 parts.append(" " + nxt)

@@ -60,7 +60,7 @@ def _parse(text: str) -> Plan:
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
-    found = result_sets(lines, cleaned.numbers, cleaned.margins)
+    found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
     _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
     explains = [r for r in found if r.is_explain]
     warnings = cleaned.warnings + [
@@ -93,7 +93,9 @@ def _parse(text: str) -> Plan:
     )
 
 
-def result_sets(lines: list[str], numbers: list[int], margins: list[int] | None = None) -> list[ResultSet]:
+def result_sets(
+    lines: list[str], numbers: list[int], margins: list[int] | None = None, terminal_width: int | None = None
+) -> list[ResultSet]:
     """Every table, vertical and batch result set in the cleaned lines, in order."""
     found: list[ResultSet] = []
     end = 0
@@ -112,7 +114,7 @@ def result_sets(lines: list[str], numbers: list[int], margins: list[int] | None 
         if (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins)
         elif head == "*" and starts_vertical(line):
-            result, end = parse_vertical(lines, numbers, i)
+            result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif starts_tsv(line):
             result, end = parse_tsv(lines, numbers, i)
         if result is not None:

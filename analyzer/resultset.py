@@ -92,6 +92,17 @@ def missing_tail(columns: list[str]) -> list[str]:
     return [c for c in ("rows", "extra") if c not in columns and STANDARD_ORDER.index(c) > last]
 
 
+def unique_names(names: list[str]) -> list[str]:
+    """Header names made unique (`key`, `key_2`) so that every cell keeps its own key."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        count = seen.get(name, 0) + 1
+        seen[name] = count
+        out.append(name if count == 1 else f"{name}_{count}")
+    return out
+
+
 def value(cell: str) -> str | None:
     """A printed cell as the plan stores it: `NULL` becomes None."""
     return None if cell == "NULL" else cell

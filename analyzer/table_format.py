@@ -17,7 +17,7 @@ import itertools
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, plural, value
+from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, plural, unique_names, value
 from analyzer.textwidth import column_starts, width
 
 BOX_DRAWING = str.maketrans(
@@ -156,7 +156,7 @@ def parse_table(
     header_text, header_at = physical[0]
     data = physical[1:]
     header_cells, header_ok = _split(header_text, frame, header=True)
-    columns = [c.lower() for c in header_cells]
+    columns = unique_names([c.lower() for c in header_cells])
 
     rows = []
     damaged: list[int] = []

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import unicodedata
 
+# Terminal widths people use: a line exactly this wide was probably cut by the terminal.
+USUAL_TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200, 250)
+
 
 def _char_width(char: str) -> int:
     if unicodedata.combining(char):

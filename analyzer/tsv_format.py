@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import re
 
-from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, missing_tail, plural, value
+from analyzer.resultset import (
+    CUT,
+    ResultSet,
+    describe_lines,
+    is_explain_header,
+    missing_tail,
+    plural,
+    unique_names,
+    value,
+)
 from analyzer.textwidth import width
 
 TAB_SIZES = (8, 4)
@@ -53,6 +62,7 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
     columns = _header_names(header)
     if columns is None:
         return None, start + 1
+    columns = unique_names(columns)
     expanded = "\t" not in header
     tab = _tab_size(header) if expanded else 8
     origin = len(header) - len(header.lstrip(" "))

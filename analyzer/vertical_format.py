@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from analyzer.resultset import CUT, ResultSet, describe_lines, plural, value
-from analyzer.textwidth import width
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, width
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = re.compile(r"^\s*(\*{5,}) *(\d+)\. row *(\**)\s*$")
@@ -22,8 +22,13 @@ def starts_vertical(line: str) -> bool:
     return line.lstrip().startswith("*****") and ROW_RE.match(line) is not None
 
 
-def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
-    """Read consecutive `\\G` records from `lines[start]`; a `1. row` after the first starts a new result set."""
+def parse_vertical(
+    lines: list[str], numbers: list[int], start: int, terminal_width: int | None = None
+) -> tuple[ResultSet | None, int]:
+    """Read consecutive `\\G` records from `lines[start]`; a `1. row` after the first starts a new result set.
+
+    `terminal_width` is the width a terminal wrapped the paste at, when the cleanup saw it.
+    """
     n = len(lines)
     records: list[list[list]] = []  # per record: [name, value, width of its line, wrapped lines...]
     record_lines: list[int] = []
@@ -80,7 +85,8 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
             last_width = width(item[-1]) if len(item) > 3 else item[2]
             if len(item) > 3:
                 joined += len(item) - 3
-                item[1] = _unwrap(item[1], item[2], item[3:], widest, widths[widest] > 1)
+                terminal = terminal_width or (widest if widths[widest] > 1 else None)
+                item[1] = _unwrap(item[1], item[2], item[3:], terminal)
             if cut_width and last_width >= cut_width:
                 item[1] = item[1].rstrip(" ") + CUT
                 if not cut_rows or cut_rows[-1] != index:
@@ -119,18 +125,17 @@ def parse_vertical(lines: list[str], numbers: list[int], start: int) -> tuple[Re
     return result, j
 
 
-def _unwrap(text: str, first_width: int, pieces: list[str], widest: int, shared: bool) -> str:
+def _unwrap(text: str, first_width: int, pieces: list[str], terminal: int | None) -> str:
     """Rejoin a value wrapped over several lines (its line was `first_width` wide).
 
-    A mail client breaks only at a space and may drop it; a terminal cuts anywhere at its width.
-    So where neither side of a break has a space, it is a terminal cut when the line before
-    fills the widest width (shared with another line, so that width is the terminal's), else
-    a dropped space.
+    A mail client breaks only at a space and may drop it; a terminal cuts anywhere at its width
+    (`terminal`, or a usual terminal width). So where neither side of a break has a space, it is
+    a terminal cut when the line before fills that width, else a dropped space.
     """
     previous_width = first_width
     for piece in pieces:
         spaced = text.endswith(" ") or piece.startswith(" ")
-        terminal = previous_width >= widest and shared
-        text += piece if (spaced or terminal) else " " + piece
+        cut = previous_width == terminal or previous_width in USUAL_TERMINAL_WIDTHS
+        text += piece if (spaced or cut) else " " + piece
         previous_width = width(piece)
     return text

@@ -1,0 +1,139 @@
+"""Property tests: whatever the text, the parser answers with a well-formed Plan or a ParseError.
+
+Random text and real pastes mutated at random (characters and lines deleted, duplicated,
+inserted, lines cut short) must never raise anything else, and never take long: the
+generous hypothesis deadline catches super-linear behaviour on the larger inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer.parser import parse
+from analyzer.plan import FORMATS, ParseError
+from tests.analyzer import mangle
+from tests.analyzer.test_parser_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
+
+SAMPLES = Path(__file__).parent.parent / "fixtures" / "samples"
+PASTES = [json.loads(p.read_text(encoding="utf-8"))["input"] for p in sorted(SAMPLES.glob("*.json"))] + [
+    mangle.box(CLASSIC, ROWID_FILTER_ROWS),
+    mangle.box(MYSQL8, MYSQL8_ROWS),
+    mangle.vertical(CLASSIC, CJK_ROWS),
+    mangle.batch(MYSQL8, MYSQL8_ROWS),
+    mangle.expand_tabs(mangle.batch(CLASSIC, CJK_ROWS)),
+]
+# Characters that matter to the readers, so random text hits their code paths.
+ALPHABET = st.sampled_from(
+    list("+-|*> \t\n\r:.;0123456789NULabcdexyz_\u00a0┌─┬│├┼┤└┴┘員\\{}[]\"'#G`") + ["\r\n", "row"]
+)
+SETTINGS = settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check(text: str) -> None:
+    """Parse `text`; only ParseError may escape, and a Plan must be consistent."""
+    try:
+        plan = parse(text)
+    except ParseError as exc:
+        assert exc.message
+        assert exc.__cause__ is None, f"a reader crashed: {exc.__cause__!r}"
+        return
+    assert plan.format in FORMATS
+    if plan.format in ("table", "vertical", "tsv"):
+        assert plan.columns
+        for row in plan.rows:
+            assert list(row) == plan.columns
+            assert all(v is None or isinstance(v, str) for v in row.values())
+    assert all(0 <= i < len(plan.rows) for i in plan.affected_rows)
+    assert not plan.affected_rows or plan.truncated
+    assert all(isinstance(n, str) and n for n in plan.notices)
+
+
+@SETTINGS
+@given(st.text())
+def test_any_text(text):
+    check(text)
+
+
+@SETTINGS
+@given(st.lists(ALPHABET, max_size=400).map("".join))
+def test_text_made_of_structural_characters(text):
+    check(text)
+
+
+def _mutate(text: str, data: st.DataObject) -> str:
+    lines = text.split("\n")
+    for _ in range(data.draw(st.integers(1, 6))):
+        if not lines:
+            break
+        i = data.draw(st.integers(0, len(lines) - 1))
+        line = lines[i]
+        kind = data.draw(
+            st.sampled_from(["del_char", "dup_char", "ins_char", "del_line", "dup_line", "cut", "ins_line"])
+        )
+        at = data.draw(st.integers(0, len(line))) if line else 0
+        if kind == "del_char" and line:
+            lines[i] = line[:at] + line[at + 1 :]
+        elif kind == "dup_char" and line:
+            lines[i] = line[: at + 1] + line[at:]
+        elif kind == "ins_char":
+            lines[i] = line[:at] + data.draw(ALPHABET) + line[at:]
+        elif kind == "del_line":
+            del lines[i]
+        elif kind == "dup_line":
+            lines.insert(i, line)
+        elif kind == "cut":
+            lines[i] = line[:at]
+        else:
+            lines.insert(i, data.draw(st.text(max_size=40)))
+    return "\n".join(lines)
+
+
+@SETTINGS
+@given(st.sampled_from(PASTES), st.data())
+def test_mutated_real_pastes(paste, data):
+    check(_mutate(paste, data))
+
+
+@SETTINGS
+@given(
+    st.sampled_from(PASTES),
+    st.sampled_from(["terminal", "mail", "quote-terminal", "truncate"]),
+    st.integers(20, 140),
+    st.data(),
+)
+def test_damaged_and_mutated_pastes(paste, damage, width, data):
+    damaged = {
+        "terminal": lambda: mangle.terminal_wrap(paste, width),
+        "mail": lambda: mangle.mail_wrap(paste, width),
+        "quote-terminal": lambda: mangle.quote(mangle.terminal_wrap(paste, width)),
+        "truncate": lambda: mangle.truncate(paste, width),
+    }[damage]()
+    check(_mutate(damaged, data) if data.draw(st.booleans()) else damaged)
+
+
+@settings(max_examples=20, deadline=5000)
+@given(st.sampled_from(PASTES), st.integers(200, 2000))
+def test_large_repeated_pastes_stay_fast(paste, copies):
+    # Up to ~2 MB of text with the limit raised: linear readers finish well inside the deadline.
+    text = paste * copies
+    try:
+        parse(text, max_bytes=len(text.encode()) + 1)
+    except ParseError:
+        pass
+
+
+@settings(max_examples=30, deadline=5000)
+@given(
+    st.sampled_from(["|", "+-", "\n", " ", "\t", "*", "> ", "1 | ", "mysql> ", "| a ", "\u00a0"]),
+    st.integers(1, 200_000),
+)
+def test_long_runs_of_one_token(token, count):
+    text = token * count
+    try:
+        parse(text, max_bytes=len(text.encode()) + 1)
+    except ParseError:
+        pass
