@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from pygments import lex
 from pygments.formatters import HtmlFormatter
@@ -50,6 +51,7 @@ LIGHT_STYLE = "default"
 DARK_STYLE = "github-dark"
 
 
+@lru_cache(maxsize=512)
 def css_class(ttype: _TokenType) -> str:
     """The class HtmlFormatter gives a token type: the short name, plus `-Sub` parts for custom subtypes."""
     suffix = ""
@@ -60,12 +62,23 @@ def css_class(ttype: _TokenType) -> str:
 
 
 def _spans(tokens: Iterable[tuple[_TokenType, str]]) -> str:
+    """HTML spans, one per run of tokens that share a class."""
     out = []
+    run_class, run = "", []
     for ttype, value in tokens:
-        text = html.escape(value)
         cls = css_class(ttype)
-        out.append(f'<span class="{cls}">{text}</span>' if cls else text)
+        if cls != run_class and run:
+            out.append(_span(run_class, "".join(run)))
+            run = []
+        run_class = cls
+        run.append(value)
+    if run:
+        out.append(_span(run_class, "".join(run)))
     return "".join(out)
+
+
+def _span(cls: str, text: str) -> str:
+    return f'<span class="{cls}">{html.escape(text)}</span>' if cls else html.escape(text)
 
 
 # --- the query ----------------------------------------------------------------------------

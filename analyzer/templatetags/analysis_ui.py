@@ -1,8 +1,14 @@
-"""Template helpers for the analysis partial: `{% analysis_view %}` and `|soft_breaks`."""
+"""Template helpers for the analysis partial.
+
+`{% analysis_view %}` prepares the data; `{% plan_rows %}` writes the plan table's body in
+Python, because a 20-row plan has hundreds of cells and the template engine would spend
+most of the page's time on them. Every value goes through `html.escape`.
+"""
 
 from __future__ import annotations
 
 import re
+from html import escape as _esc
 from typing import Any
 
 from django import template
@@ -10,7 +16,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from analyzer import glossary
-from analyzer.display import AnalysisView, build_view
+from analyzer.display import AnalysisView, Cell, RowView, Segment, build_view
 
 register = template.Library()
 
@@ -59,3 +65,61 @@ def web_url(url: str | None) -> str:
     if text.startswith(("https://", "http://")) or (text.startswith("/") and not text.startswith("//")):
         return text
     return "#"
+
+
+def _breaks(text: str) -> str:
+    return "".join(_esc(p) + ("<wbr>" if p in (",", ";") else "") for p in _BREAK_AFTER.split(text))
+
+
+def _annotation(seg: Segment) -> str:
+    """A highlighted term: a button described by its tooltip, both in one hover/focus wrapper."""
+    a = seg.annotation or {}
+    severity = _esc(str(a.get("severity") or "info"))
+    links = []
+    if a.get("url"):
+        links.append(f'<a href="{_esc(web_url(a.get("url")))}" rel="noopener noreferrer">Documentation</a>')
+    if a.get("slug"):
+        slug = _esc(str(a["slug"]))
+        links.append(f'<a href="/terms/#{slug}">Glossary: {_esc(str(a.get("term") or ""))}</a>')
+    return (
+        f'<span class="annot sev-{severity}">'
+        f'<button type="button" class="term" aria-describedby="{seg.tip_id}">{_breaks(seg.text)}</button>'
+        f'<span class="tip" role="tooltip" id="{seg.tip_id}">'
+        f'<span class="tip-head"><strong>{_esc(str(a.get("title") or ""))}</strong> '
+        f'<span class="badge sev-{severity}">{severity}</span></span>'
+        f'<span class="tip-body">{_esc(str(a.get("explanation") or ""))}</span>'
+        f'<span class="tip-links">{"".join(links)}</span></span></span>'
+    )
+
+
+def _cell(cell: Cell) -> str:
+    classes = " ".join(c for c, on in (("num", cell.numeric), ("long", cell.wraps)) if on)
+    if cell.is_null:
+        inner = '<span class="null">NULL</span>'
+    else:
+        inner = "".join(_annotation(s) if s.annotation else _breaks(s.text) for s in cell.segments)
+    inner += "".join(" " + _annotation(s) for s in cell.chips)
+    if cell.wraps:
+        # The box caps the width; a wrapping table cell alone upsets Chrome's column widths.
+        inner = f'<div class="wrap-box">{inner}</div>'
+    return f'<td class="{classes}">{inner}</td>' if classes else f"<td>{inner}</td>"
+
+
+def _row(row: RowView, prefix: str) -> str:
+    anchor = f"{_esc(prefix)}row-{row.index}"
+    classes = " ".join(
+        c for c in ("affected" if row.affected else "", f"row-{_esc(row.severity)}" if row.severity else "") if c
+    )
+    cut = (
+        '<span class="cut" title="Affected by the truncated paste">✂<span class="visually-hidden"> affected by truncation</span></span>'
+        if row.affected
+        else ""
+    )
+    head = f'<th scope="row" class="num rownum"><a href="#{anchor}">{row.number}</a>{cut}</th>'
+    return f'<tr id="{anchor}" class="{classes}">{head}{"".join(_cell(c) for c in row.cells)}</tr>'
+
+
+@register.simple_tag
+def plan_rows(view: AnalysisView) -> SafeString:
+    """The `<tr>` rows of the plan table, with annotated terms and their tooltips."""
+    return mark_safe("\n".join(_row(r, view.prefix) for r in view.rows))  # noqa: S308 - built from escaped parts

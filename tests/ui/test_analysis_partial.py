@@ -129,7 +129,7 @@ def test_plan_table_layout():
     nulls = doc.by_id("row-0").find_all("span", cls="null")
     assert [n.text for n in nulls] == ["NULL", "NULL"]
     keys = doc.by_id("row-1").find_all("td")[4]
-    assert "wrap" in keys.classes and len(keys.find_all("wbr")) == 2
+    assert "long" in keys.classes and keys.find_all("div", cls="wrap-box") and len(keys.find_all("wbr")) == 2
     assert doc.by_id("row-1").find_all("a", href="#row-1")
 
 

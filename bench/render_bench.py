@@ -1,0 +1,138 @@
+"""Render benchmark for the analysis page: `python bench/render_bench.py`.
+
+Builds a 20-row EXPLAIN (joins, a derived table, a union, subqueries, long key lists and
+Extra cells), then prints the median server time, over repeated requests through Django's
+full middleware stack, of:
+  - the permalink-like full page (the analyze page posted without htmx),
+  - the htmx partial alone,
+  - the analysis partial template alone (parse and annotate excluded),
+  - parse + annotate alone, for comparison.
+Target: the full page in well under 20 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.template.loader import render_to_string  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+from analyzer import analyze  # noqa: E402
+
+ROWS = 20
+EXTRAS = [
+    "Using where",
+    "Using index",
+    "Using where; Using index",
+    "Using index condition",
+    "Using where; Using join buffer (flat, BNL join)",
+    "Using temporary; Using filesort",
+    "",
+]
+TYPES = ["ALL", "ref", "eq_ref", "range", "index", "const", "ref"]
+
+
+def explain_table(rows: int = ROWS) -> str:
+    """A mysql-client box with `rows` rows: a PRIMARY join, a derived table, a union and subqueries."""
+    columns = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]
+    body = []
+    for n in range(rows):
+        select_id, select_type = (1, "PRIMARY") if n < rows // 2 else (2 + (n - rows // 2) // 3, "DEPENDENT SUBQUERY")
+        table = "<derived2>" if n == 1 else f"t{n}"
+        key = None if TYPES[n % 7] == "ALL" else f"idx_t{n}_a"
+        body.append(
+            [
+                str(select_id),
+                select_type,
+                table,
+                TYPES[n % 7],
+                f"idx_t{n}_a,idx_t{n}_b,idx_t{n}_created_at,PRIMARY" if n % 2 else f"idx_t{n}_a",
+                key or "NULL",
+                "NULL" if key is None else "8",
+                "NULL" if key is None else f"shop.t{max(n - 1, 0)}.id",
+                str(10 ** (n % 6) + n),
+                EXTRAS[n % len(EXTRAS)],
+            ]
+        )
+    widths = [max(len(c), *(len(r[i]) for r in body)) for i, c in enumerate(columns)]
+    border = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    return "\n".join([border, line(columns), border, *(line(r) for r in body), border]) + "\n"
+
+
+QUERY = "SELECT t0.id, t1.name FROM t0 JOIN (SELECT id, name FROM t2 WHERE x > 5) AS t1 ON t1.id = t0.id " + " ".join(
+    f"JOIN t{n} ON t{n}.id = t{n - 1}.id" for n in range(3, ROWS)
+)
+
+
+def median_ms(function: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Median wall-clock and CPU milliseconds; CPU time stays honest on a busy machine."""
+    function()  # warm caches (templates, glossary, lexers)
+    wall, cpu = [], []
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        function()
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
+
+
+def report(label: str, function: Callable[[], object], repeat: int) -> None:
+    wall, cpu = median_ms(function, repeat)
+    print(f"  {label:<32} {wall:7.2f} ms wall  {cpu:7.2f} ms CPU")
+
+
+def main(repeat: int = 60) -> None:
+    setup_test_environment()
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    client = Client()
+    paste = explain_table()
+    data = {"explain": paste, "query": QUERY}
+    analysis = analyze(paste, query=QUERY).to_dict()
+    assert len(analysis["rows"]) == ROWS, len(analysis["rows"])
+
+    def full_page() -> None:
+        response = client.post("/preview/", data)
+        assert response.status_code == 200
+
+    def partial() -> None:
+        response = client.post("/preview/", data, headers={"HX-Request": "true"})
+        assert response.status_code == 200
+
+    print(
+        f"{ROWS}-row explain, {len(analysis['annotations'])} annotations, {len(analysis['findings'])} findings; median of {repeat} runs"
+    )
+    report("full page (permalink-like)", full_page, repeat)
+    report("htmx partial", partial, repeat)
+    report(
+        "analysis template only",
+        lambda: render_to_string("analyzer/_analysis.html", {"analysis": analysis, "raw_explain": paste}),
+        repeat,
+    )
+    report("parse + annotate only", lambda: analyze(paste, query=QUERY), repeat)
+    print("  target: the full page well under 20 ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""The analyze page in a real browser: live preview, tooltips, hostile pastes, no JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.ui.conftest import read_fixture
+from tests.ui.test_hostile import PAYLOADS, hostile_table
+from tests.ui.test_hostile import QUERY as HOSTILE_QUERY
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+QUERY = "SELECT e.emp_no FROM employees e WHERE NOT EXISTS (SELECT 1 FROM badges b WHERE b.emp_no = e.emp_no) AND e.dept_no = 'd007'"
+
+
+def preview_posts(page) -> list[str]:
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/preview/" in r.url else None)
+    return posts
+
+
+def test_mangled_paste_previews_live_and_debounced(open_page):
+    page = open_page("/preview/")
+    posts = preview_posts(page)
+    page.locator("#id_explain").fill(read_fixture("mangled_email72.txt"))
+    expect(page.locator(".analysis")).to_be_visible()
+    expect(page.locator("table.plan tbody tr")).to_have_count(2)
+    expect(page.locator(".notices")).to_contain_text("Rejoined")
+    assert len(posts) == 1
+    # Typing a word sends one request after the pause, not one per key.
+    page.locator("#id_query").press_sequentially("SELECT 1 FROM e", delay=25)
+    expect(page.locator("pre.sql")).to_have_text("SELECT 1 FROM e")
+    page.wait_for_timeout(800)
+    assert len(posts) == 2
+    assert page.url.endswith("/preview/")  # shown in place, no navigation
+
+
+def test_tooltip_opens_on_hover_and_focus_and_links_to_the_glossary(open_page):
+    page = open_page("/preview/")
+    page.locator("#id_explain").fill(read_fixture("no_badge_table.txt"))
+    term = page.locator("#row-1 .term").filter(has_text="ALL")
+    tip = page.locator("#" + term.get_attribute("aria-describedby"))
+    expect(tip).to_be_hidden()
+
+    term.hover()
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("Documentation")
+    page.mouse.move(5, 5)
+    expect(tip).to_be_hidden()
+
+    term.focus()
+    expect(tip).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(tip).to_be_visible()
+
+    # Keyboard users reach the links inside the tooltip; the glossary link opens the term.
+    glossary = tip.get_by_role("link", name=re.compile("^Glossary"))
+    slug = glossary.get_attribute("href").split("#", 1)[1]
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(glossary).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(rf"/terms/#{slug}$"))
+    expect(page.locator(f"#{slug}")).to_be_in_viewport()
+    expect(page.locator(f"#{slug}")).to_contain_text("ALL")
+
+
+def test_tooltip_opens_on_tap(open_page):
+    page = open_page("/preview/", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page.locator("#id_explain").fill(read_fixture("no_badge_table.txt"))
+    term = page.locator(".term").first
+    tip = page.locator("#" + term.get_attribute("aria-describedby"))
+    term.tap()
+    expect(tip).to_be_visible()
+    box = tip.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # kept inside the phone screen
+    page.locator("h1").tap()
+    expect(tip).to_be_hidden()
+    term.tap()
+    expect(tip).to_be_visible()
+    term.tap()
+    expect(tip).to_be_hidden()
+
+
+def test_hostile_paste_runs_nothing(open_page, trouble):
+    page = open_page("/preview/")
+    page.locator("#id_query").fill(HOSTILE_QUERY)
+    page.locator("#id_explain").fill(hostile_table())
+    expect(page.locator("table.plan tbody tr")).to_have_count(2)
+    page.locator(".raw-section summary").click()
+    page.wait_for_timeout(300)
+    table_text = page.locator("table.plan").inner_text()
+    for payload in PAYLOADS:
+        assert payload in table_text
+    expect(page.locator("pre.sql")).to_have_text(HOSTILE_QUERY)
+    expect(page.locator("pre.raw")).to_contain_text(PAYLOADS[0])
+    assert page.locator("main img, main svg, main script").count() == 0
+    assert not trouble.dialogs and not trouble.console_errors
+
+
+def test_copy_button_copies_the_clean_table(open_page):
+    page = open_page("/preview/")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.locator("#id_explain").fill(read_fixture("vertical_prompt.txt"))
+    button = page.locator("[data-copy='clean-table']")
+    expect(button).to_be_visible()
+    button.click()
+    expect(button).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.locator("#clean-table").inner_text()
+    assert copied.startswith("+----+")
+
+
+def test_without_javascript_the_form_posts_and_the_page_answers(open_page):
+    page = open_page("/preview/", java_script_enabled=False)
+    expect(page.locator("[data-copy]")).to_have_count(0)  # nothing to see before a result
+    page.locator("#id_explain").fill(read_fixture("vertical_prompt.txt"))
+    page.locator("#id_query").fill(QUERY)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Analyze").click()
+    expect(page.locator("table.plan tbody tr")).to_have_count(2)
+    expect(page.locator("#id_explain")).to_have_value(re.compile(r"^MariaDB \[hr\]>"))
+    expect(page.locator(".copy-btn").first).to_be_hidden()  # no dead buttons without JavaScript
+    expect(page.locator("#clean-table")).to_be_visible()
+    # Tooltips are CSS: they still open on hover.
+    term = page.locator(".term").first
+    tip = page.locator("#" + term.get_attribute("aria-describedby"))
+    term.hover()
+    expect(tip).to_be_visible()
+
+
+def test_without_javascript_a_paste_with_no_explain_gets_the_error(open_page, trouble):
+    trouble.expect_error("status of 400")
+    page = open_page("/preview/", java_script_enabled=False)
+    page.locator("#id_explain").fill("just some words")
+    with page.expect_navigation() as navigation:
+        page.get_by_role("button", name="Analyze").click()
+    assert navigation.value.status == 400
+    expect(page.get_by_role("alert")).to_contain_text("EXPLAIN")
