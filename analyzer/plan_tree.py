@@ -299,15 +299,44 @@ _TABLE_KEYS = ("table_name", "table", "alias")
 _ACCESS_KEYS = ("access_type", "type", "access")
 _ROWS_KEYS = ("rows", "estimated_rows", "rows_examined_per_scan", "est_rows")
 _ACTUAL_KEYS = ("r_rows", "actual_rows")
-_TIME_KEYS = ("r_total_time_ms", "actual_time", "actual_last_row_ms", "time_ms", "time")
+_TIME_KEYS = (
+    "r_total_time_ms",
+    "r_table_time_ms",
+    "actual_time",
+    "actual_last_row_ms",
+    "actual_time_last",
+    "time_ms",
+    "time",
+)
 _LOOPS_KEYS = ("r_loops", "actual_loops", "loops")
 
 
 def _scalar(value: Any) -> str | None:
     if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
         return None
+    if isinstance(value, float):
+        return _number(value)
     text = str(value).strip()
     return text[:200] or None
+
+
+def _number(value: float) -> str:
+    """Readable numbers: 5.0 -> "5", 0.29089892 -> "0.291", 2980000.0 -> "2980000"."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if abs(value) >= 100:
+        return f"{value:.0f}"
+    return f"{value:.3g}" if abs(value) < 1 else f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _time(node: dict[str, Any]) -> str | None:
+    """Measured time in ms: "first..last" when the plan gives both (EXPLAIN ANALYZE), else the total."""
+    first, last = node.get("actual_time_first"), node.get("actual_time_last")
+    if isinstance(first, (int, float)) and isinstance(last, (int, float)) and not isinstance(first, bool):
+        return f"{_scalar(float(first))}..{_scalar(float(last))}"
+    return _first(node, _TIME_KEYS)
 
 
 def _first(node: dict[str, Any], keys: tuple[str, ...]) -> str | None:
@@ -374,7 +403,7 @@ class _PlanWalker:
             access=_first(value, _ACCESS_KEYS),
             rows=_first(value, _ROWS_KEYS),
             actual_rows=_first(value, _ACTUAL_KEYS),
-            time=_first(value, _TIME_KEYS),
+            time=_time(value),
             loops=_first(value, _LOOPS_KEYS),
             row=self._row_index(table),
             detail=_scalar(value.get("message")) if kind != "step" else None,

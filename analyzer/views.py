@@ -49,16 +49,16 @@ def preview(request: HttpRequest) -> HttpResponse:
     inside it, so the live preview swaps them in); plain posts get the whole page, with 400
     for a paste that holds no EXPLAIN and 413 for one over the size limit."""
     form = AnalyzeForm(request.POST if request.method == "POST" else None)
-    context: dict = {"form": form, "analysis": None, "raw_explain": "", "error": None}
+    htmx = is_htmx(request)
+    context: dict = {"form": form, "analysis": None, "raw_explain": "", "error": None, "htmx": htmx}
     status = 200
     if request.method == "POST" and form.is_valid():
         explain = form.cleaned_data["explain"]
-        if is_htmx(request) and not explain.strip():
+        if htmx and not explain.strip():
             pass  # live preview of an emptied text area: back to the empty state
         else:
             result, status = analysis_context(explain, form.cleaned_data["query"])
             context.update(result)
-    htmx = is_htmx(request)
     template = "analyzer/preview.html#result" if htmx else "analyzer/preview.html"
     response = render(request, template, context, status=200 if htmx else status)
     patch_vary_headers(response, ("HX-Request",))

@@ -30,6 +30,8 @@ def test_mangled_paste_previews_live_and_debounced(open_page):
     expect(page.locator("table.plan tbody tr")).to_have_count(2)
     expect(page.locator(".notices")).to_contain_text("Rejoined")
     assert len(posts) == 1
+    expect(page.locator("#result-status")).to_have_text(re.compile(r"^Analysis updated: 2 rows"))
+    expect(page.locator("#result-status")).to_have_count(1)
     # Typing a word sends one request after the pause, not one per key.
     page.locator("#id_query").press_sequentially("SELECT 1 FROM e", delay=25)
     expect(page.locator("pre.sql")).to_have_text("SELECT 1 FROM e")

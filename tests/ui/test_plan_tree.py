@@ -173,3 +173,51 @@ def test_flatten_closes_every_nested_list():
         ("x", 3, False, 2),
         ("t", 1, False, 1),
     ]
+
+
+def test_tree_reader_nodes_show_first_and_last_row_times():
+    plan = [
+        {
+            "operation": "Filter: (s.city = 'Rome')",
+            "table": None,
+            "rows": 1.0,
+            "actual_time_first": 0.412,
+            "actual_time_last": 0.598,
+            "actual_rows": 2.0,
+            "loops": 1,
+            "children": [
+                {
+                    "operation": "Table scan on s",
+                    "table": "s",
+                    "rows": 5.0,
+                    "actual_rows": 5.0,
+                    "loops": 1,
+                    "children": [],
+                }
+            ],
+        }
+    ]
+    nodes = build_tree({"rows": [{"table": "s"}], "plan": plan})
+    top, scan = nodes[0], nodes[0].children[0]
+    assert (top.label, top.rows, top.actual_rows, top.time, top.loops) == (
+        "Filter: (s.city = 'Rome')",
+        "1",
+        "2",
+        "0.412..0.598",
+        "1",
+    )
+    assert (scan.kind, scan.table, scan.row, scan.rows) == ("table", "s", 0, "5")
+
+
+def test_mariadb_analyze_json_times():
+    plan = {
+        "query_block": {
+            "select_id": 1,
+            "r_loops": 1,
+            "r_total_time_ms": 0.29089892,
+            "table": {"table_name": "s", "rows": 2, "r_rows": 2, "r_table_time_ms": 0.0123},
+        }
+    }
+    top = build_tree({"rows": [{"table": "s"}], "plan": plan})[0]
+    assert (top.kind, top.time, top.loops) == ("select", "0.291", "1")
+    assert top.children[0].time == "0.0123"

@@ -37,6 +37,9 @@ def test_htmx_post_returns_only_the_partial(client, htmx_headers):
     assert doc.find_all("section", cls="analysis")
     assert doc.by_id("row-0") is not None and doc.by_id("row-1") is not None
     assert "HX-Request" in response.headers["Vary"]
+    status = doc.by_id("result-status")
+    assert status.attrs["hx-swap-oob"] == "true" and status.attrs["role"] == "status"
+    assert status.text == "Analysis updated: 2 rows, 0 findings."
 
 
 def test_plain_post_returns_the_full_page_with_the_paste_kept(client):
