@@ -86,7 +86,7 @@ def missing_tail(columns: list[str]) -> list[str]:
     """The always-present EXPLAIN columns (`rows`, `extra`) missing after the header's last known
     column: a header that stops early was cut off with its line."""
     known = [c for c in columns if c in STANDARD_ORDER]
-    if not known or "extra" in columns or not is_explain_header(columns):
+    if not known or "extra" in columns or not is_explain_header(columns) or columns[-1].endswith(CUT):
         return []
     last = max(STANDARD_ORDER.index(c) for c in known)
     return [c for c in ("rows", "extra") if c not in columns and STANDARD_ORDER.index(c) > last]

@@ -13,7 +13,7 @@ from analyzer.resultset import CUT, ResultSet, describe_lines, plural, value
 from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, width
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
-ROW_RE = re.compile(r"^\s*(\*{5,}) *(\d+)\. row *(\**)\s*$")
+ROW_RE = re.compile(r"^\s*(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
@@ -109,11 +109,17 @@ def parse_vertical(
     result = ResultSet("vertical", columns, rows, numbers[start], affected_rows=sorted({*cut_rows, *missing}))
     if joined:
         result.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
-    if cut_width:
+    if cut_rows:
         result.truncated = True
         result.notices.append(
             f"The vertical output was truncated at {cut_width} columns (the '{ROW_MARK}' lines are cut short): "
             f"values reaching that width end with '{CUT}' and may be incomplete."
+        )
+    elif cut_width:
+        result.truncated = True
+        result.notices.append(
+            f"The vertical output was truncated at {cut_width} columns (the '{ROW_MARK}' lines are cut short); "
+            "no value reaches that width, so the values shown are complete."
         )
     if missing:
         result.truncated = True
