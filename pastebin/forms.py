@@ -31,14 +31,24 @@ class RawTextField(forms.CharField):
 class ExplainForm(forms.Form):
     explain = RawTextField(
         label="EXPLAIN output",
-        widget=forms.Textarea(attrs={"rows": 14, "cols": 100, "spellcheck": "false", "autocomplete": "off"}),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 14,
+                "cols": 100,
+                "spellcheck": "false",
+                "autocomplete": "off",
+                "autocapitalize": "off",
+                "class": "paste live-input",
+                "placeholder": "+----+-------------+-------+------+ …",
+            }
+        ),
         help_text="Table, vertical (\\G), tab-separated, JSON or tree output, as pasted from your client.",
         error_messages={"required": "Paste the output of EXPLAIN first."},
     )
     query = RawTextField(
         label="SQL query (optional)",
         required=False,
-        widget=forms.Textarea(attrs={"rows": 4, "cols": 100, "spellcheck": "false"}),
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 100, "spellcheck": "false", "class": "sql live-input"}),
     )
     title = forms.CharField(label="Title (optional)", required=False, max_length=200)
     expires = forms.ChoiceField(
