@@ -116,7 +116,7 @@ def result_sets(
         elif head == "*" and starts_vertical(line):
             result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif starts_tsv(line):
-            result, end = parse_tsv(lines, numbers, i)
+            result, end = parse_tsv(lines, numbers, i, terminal_width)
         if result is not None:
             result.start, result.end = i, end
             found.append(result)

@@ -20,7 +20,7 @@ from analyzer.resultset import (
     unique_names,
     value,
 )
-from analyzer.textwidth import width
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, width
 
 TAB_SIZES = (8, 4)
 _FILL = "\x00"
@@ -54,8 +54,11 @@ def starts_tsv(line: str) -> bool:
     return _header_names(line) is not None
 
 
-def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
-    """Read the batch result set whose header is `lines[start]`."""
+def parse_tsv(
+    lines: list[str], numbers: list[int], start: int, terminal_width: int | None = None
+) -> tuple[ResultSet | None, int]:
+    """Read the batch result set whose header is `lines[start]` (`terminal_width`: the width a
+    terminal wrapped the paste at, when known)."""
     header = lines[start]
     if header.strip() == "Warnings:":
         return _parse_warnings(lines, numbers, start)
@@ -67,43 +70,54 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
     tab = _tab_size(header) if expanded else 8
     origin = len(header) - len(header.lstrip(" "))
     count = len(columns)
-    cut_lines = bool(missing_tail(columns))  # the header stops early: every line was cut
     notices: list[str] = []
+    ambiguous: list[int] = []
+    wrapped = 0
+    raw: list[tuple[str, int, list[str]]] = []  # (line, its number, fields)
+    j = start + 1
+    while j < len(lines):
+        line = lines[j]
+        has_tab = "\t" in line
+        if not line.strip() or line.strip() == "Warnings:" or (has_tab if expanded else not has_tab and count > 1):
+            break
+        if expanded:
+            fields, sure = split_expanded(line[origin:], count, tab)
+            k = j
+            if len(fields) < count:
+                joined, last = _unwrap_expanded(lines, j, terminal_width)
+                more, more_sure = split_expanded(joined[origin:], count, tab)
+                if len(fields) < len(more) <= count:
+                    line, fields, sure, k = joined, more, more_sure, last
+            if not sure:
+                ambiguous.append(numbers[j])
+        else:
+            line, k = _unwrap(lines, j, count, terminal_width)
+            fields = line.split("\t")
+        wrapped += k - j
+        raw.append((line, numbers[j], fields))
+        j = k + 1
+
+    # Lines cut at one width: the header stops before Extra, or short rows reach the longest line.
+    longest = max([len(header), *(len(line) for line, _, _ in raw)])
+    cut_lines = bool(missing_tail(columns)) or any(
+        len(fields) < count and len(line) == longest for line, _, fields in raw
+    )
     rows = []
     damaged: list[int] = []
     damaged_lines: list[int] = []
     filled: list[int] = []
-    ambiguous: list[int] = []
-    wrapped = 0
-    j = start + 1
-    while j < len(lines):
-        line = lines[j]
-        if not line.strip() or line.strip() == "Warnings:":
-            break
-        if expanded:
-            if "\t" in line:
-                break
-            fields, sure = split_expanded(line[origin:], count, tab)
-            if not sure:
-                ambiguous.append(numbers[j])
-        else:
-            if "\t" not in line and count > 1:
-                break
-            line, k = _unwrap(lines, j, count)
-            wrapped += k - j
-            j = k
-            fields = line.split("\t")
-        if cut_lines and fields[-1] != "":
+    for line, number, fields in raw:
+        short = len(fields) < count
+        if cut_lines and (short or len(line) == longest) and fields[-1] != "":
             fields[-1] += CUT  # the line was cut: its last field may go on
         elif len(fields) == count - 1 and columns[-1] == "extra":
             fields.append("")
-            filled.append(numbers[j])
-        if len(fields) != count and not cut_lines:
+            filled.append(number)
+        if len(fields) != count or (cut_lines and fields[-1].endswith(CUT)):
             damaged.append(len(rows))
-            damaged_lines.append(numbers[j])
+            damaged_lines.append(number)
         fields = (fields + [CUT] * count)[:count]
         rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
-        j += 1
     if wrapped:
         notices.append(f"Rejoined {plural(wrapped, 'line')} of tab-separated rows wrapped at word boundaries.")
     if expanded:
@@ -119,28 +133,63 @@ def parse_tsv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
             "check those rows."
         )
     result = ResultSet("tsv", columns, rows, numbers[start], notices=notices)
+    if cut_lines:
+        result.truncated = True
+        notices.append(
+            f"The tab-separated lines were truncated at {longest} characters: a field ending in '{CUT}' "
+            f"was cut short and a field that is only '{CUT}' is missing."
+        )
     if damaged:
         result.truncated = True
         result.affected_rows = damaged
-        notices.append(
-            f"{describe_lines(damaged_lines).capitalize()} do not have the header's {count} fields: "
-            f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
-        )
+        if not cut_lines:
+            notices.append(
+                f"{describe_lines(damaged_lines).capitalize()} do not have the header's {count} fields: "
+                f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
+            )
     return result, j
 
 
-def _unwrap(lines: list[str], start: int, count: int) -> tuple[str, int]:
-    """A batch row with the lines a mail client wrapped off it (at spaces, which are put back);
-    returns it and the index of its last line."""
+def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
+    cut_at = width(line.expandtabs(8))
+    return cut_at == terminal_width or cut_at in USUAL_TERMINAL_WIDTHS
+
+
+def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None) -> tuple[str, int]:
+    """A batch row with the lines wrapped off it; returns it and the index of its last line.
+
+    A terminal cut the line at its width; a mail client broke it at a space and dropped it.
+    """
     text = lines[start]
     tabs = text.count("\t")
     k = start + 1
     while k < len(lines) and lines[k].strip() and not starts_tsv(lines[k]):
-        more = lines[k].count("\t")
+        piece = lines[k]
+        more = piece.count("\t")
         if tabs + more > count - 1 or (tabs == count - 1 and (more or width(lines[k - 1]) < 40)):
             break
-        text = text.rstrip(" ") + " " + lines[k].lstrip(" ")
+        if _cut_by_terminal(lines[k - 1], terminal_width):
+            text += piece
+        else:
+            text = text.rstrip(" ") + " " + piece.lstrip(" ")
         tabs += more
+        k += 1
+    return text, k - 1
+
+
+def _unwrap_expanded(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int]:
+    """A row whose tabs became spaces, with the pieces a terminal cut off it (at its full width,
+    so the tab stops stay in place); returns it and the index of its last line."""
+    text = lines[start]
+    k = start + 1
+    while (
+        k < len(lines)
+        and lines[k].strip()
+        and "\t" not in lines[k]
+        and _cut_by_terminal(lines[k - 1], terminal_width)
+        and not starts_tsv(lines[k])
+    ):
+        text += lines[k]
         k += 1
     return text, k - 1
 
