@@ -69,7 +69,6 @@ _MARIADB_MARKS = (
 _START = re.compile(r'\{(?:[\s|│]|\\[nrt])*"([A-Za-z_][\w-]*)"')
 _BORDER_LINE = re.compile(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
 _LEFT_CELL = re.compile(r"^\s*[|│║] ?")
-_RIGHT_CELL = re.compile(r"\s*[|│║]\s*$")
 # Some line starts with a cell border or a box rule, or ends with a cell border.
 _DECORATED = re.compile(r"^[ \t]*[|│║+┌├└╔╠╚]|[|│║][ \t]*$", re.MULTILINE)
 _BATCH_ESCAPE = re.compile(r"\\(.)")
@@ -101,13 +100,27 @@ def parse_json(text: str) -> Plan | None:
 
 def _read_document(text: str, start: int) -> Plan | None:
     """Decode the document that starts at `text[start]`, or None if it is no EXPLAIN document."""
-    source = _unwrap(text, start)
     decoder = json.JSONDecoder(
         strict=False,
         object_pairs_hook=_object_keeping_duplicates,
         parse_float=_finite_float,
         parse_constant=_no_constant,
     )
+    try:
+        # As printed by `--raw`, or with borders only before the first and after the last brace.
+        doc, end = decoder.raw_decode(text, start)
+    except RecursionError:
+        return _refused("The JSON plan is nested too deeply to be read.")
+    except ValueError:
+        return _read_presented(text, start, decoder)
+    if not _is_explain(doc):
+        return None
+    return _build_plan(doc, text[start:end], [], truncated=False)
+
+
+def _read_presented(text: str, start: int, decoder: json.JSONDecoder) -> Plan | None:
+    """Decode a document wrapped in the client's presentation (box, batch escapes, hard wraps)."""
+    source = _unwrap(text, start)
     notices: list[str] = []
     try:
         doc, _ = decoder.raw_decode(source)
@@ -200,7 +213,7 @@ def _unwrap(text: str, start: int) -> str:
     first_line = text[start : len(text) if line_end < 0 else line_end]
     if re.match(r"\{\s*\\n", first_line):
         # `mysql -B` prints the whole document on one line with \n, \t and \\ escaped.
-        return _BATCH_ESCAPE.sub(lambda m: _BATCH_CHARS.get(m.group(1), m.group(1)), _RIGHT_CELL.sub("", first_line))
+        return _BATCH_ESCAPE.sub(lambda m: _BATCH_CHARS.get(m.group(1), m.group(1)), _strip_right_cell(first_line))
     segment = text[start:]
     if not _DECORATED.search(segment):
         return segment
@@ -209,7 +222,7 @@ def _unwrap(text: str, start: int) -> str:
     for line in lines:
         if _BORDER_LINE.match(line):
             continue
-        kept.append(_RIGHT_CELL.sub("", _LEFT_CELL.sub("", line)))
+        kept.append(_strip_right_cell(_LEFT_CELL.sub("", line)))
     return "\n".join(kept)
 
 
@@ -222,6 +235,12 @@ def _finite_float(text: str) -> float | None:
 def _no_constant(_name: str) -> None:
     """`NaN` and `Infinity` are not JSON; Python's reader accepts them, the API could not send them."""
     return None
+
+
+def _strip_right_cell(line: str) -> str:
+    """The line without the client box's right border (`… |`)."""
+    stripped = line.rstrip()
+    return stripped[:-1].rstrip() if stripped.endswith(("|", "│", "║")) else line
 
 
 def _object_keeping_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

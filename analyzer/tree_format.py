@@ -32,23 +32,20 @@ TREE_COLUMNS = ["id", "select_type", "table", "type", "key", "rows", "extra"]
 ANALYZE_COLUMNS = ["id", "select_type", "table", "type", "key", "rows", "r_rows", "loops", "actual_time", "extra"]
 
 _NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# Figure groups at the end of a line (matched on right-stripped text, so no `\s*` to backtrack).
 _TAILS = [
-    ("never", re.compile(r"\s*\(never executed\)\s*$")),
-    ("actual", re.compile(rf"\s*\(actual time=({_NUM})\.\.({_NUM}) rows=({_NUM}) loops=({_NUM})\)\s*$")),
-    ("actual_rows", re.compile(rf"\s*\(actual rows=({_NUM}) loops=({_NUM})\)\s*$")),
-    ("cost", re.compile(rf"\s*\(cost=({_NUM})(?:\.\.({_NUM}))? rows=({_NUM})\)\s*$")),
-    ("rows", re.compile(rf"\s*\(rows=({_NUM})\)\s*$")),
+    ("never", re.compile(r"\(never executed\)$")),
+    ("actual", re.compile(rf"\(actual time=({_NUM})\.\.({_NUM}) rows=({_NUM}) loops=({_NUM})\)$")),
+    ("actual_rows", re.compile(rf"\(actual rows=({_NUM}) loops=({_NUM})\)$")),
+    ("cost", re.compile(rf"\(cost=({_NUM})(?:\.\.({_NUM}))? rows=({_NUM})\)$")),
+    ("rows", re.compile(rf"\(rows=({_NUM})\)$")),
 ]
 _FIGURES_AT_END = re.compile(rf"\((?:cost=|actual |never executed|rows={_NUM}\))[^()]*\)\s*$")
 # A plan line: optional client decoration (box border, `EXPLAIN: `, a quote or bullet), then `-> `.
 # (An SQL comment `-- ` is how plans are often kept in .sql files.)
-_LINE = re.compile(
-    r"^(?P<ws>[ \t]*)(?P<prefix>[|│║*'\"] ?|-- ?|(?:EXPLAIN|ANALYZE): ?)?(?P<indent>[ \t]*)-> ?(?P<body>.*)$"
-)
-# A shell-style line continuation some pastes end each line with.
-_TRAILING_BACKSLASH = re.compile(r"\s+\\$")
+_LINE = re.compile(r"^(?P<ws>[ \t]*)(?:(?P<prefix>[|│║*'\"]|--|EXPLAIN:|ANALYZE:)(?P<indent>[ \t]*))?-> ?(?P<body>.*)$")
 _BORDER_LINE = re.compile(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
-_RIGHT_CELL = re.compile(r"\s*[|│║]\s*$")
+_CELL_BARS = ("|", "│", "║")
 _BATCH_ESCAPE = re.compile(r"\\(.)")
 _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\"}
 
@@ -102,7 +99,6 @@ _ACCESS = [
     ("Constant row", r"Constant row from (?P<t><[^>]+>|\S+)", "const"),
     ("Table scan", r"Table scan on (?P<t><[^>]+>|\S+)", "ALL"),
 ]
-_ACCESS_RE = [(kind, re.compile(pattern), access) for kind, pattern, access in _ACCESS]
 
 # (kind, pattern) for the other iterators; the kind is the name the UI shows.
 _OTHER = [
@@ -138,8 +134,16 @@ _OTHER = [
     ("Update", r"Update "),
     ("Delete", r"Delete from "),
 ]
-_OTHER_RE = [(kind, re.compile(pattern)) for kind, pattern in _OTHER]
 _ACCESS_TYPES = {kind: access for kind, _, access in _ACCESS}
+_GROUP_NAME = re.compile(r"\(\?P<\w+>")
+# Every kind in order of preference, and one regex that finds which applies in a single pass
+# (its alternatives in the same order, inner groups made non-capturing).
+_KINDS = [(kind, re.compile(pattern)) for kind, pattern, _ in _ACCESS] + [
+    (kind, re.compile(pattern)) for kind, pattern in _OTHER
+]
+_SELECTOR = re.compile(
+    "|".join(f"(?P<k{number}>{_GROUP_NAME.sub('(?:', pattern.pattern)})" for number, (_, pattern) in enumerate(_KINDS))
+)
 
 
 def parse_tree(text: str) -> Plan | None:
@@ -218,19 +222,15 @@ def make_node(
 def describe(operation: str) -> tuple[str, str | None, str | None, str | None]:
     """(kind, table, index, condition) read from an operation text such as
     "Index lookup on t2 using idx_a (a=t1.a)"."""
-    for kind, pattern, _ in _ACCESS_RE:
-        match = pattern.match(operation)
-        if match:
-            groups = match.groupdict()
-            return kind, groups.get("t"), groups.get("i"), groups.get("c")
-    for kind, pattern in _OTHER_RE:
-        match = pattern.match(operation)
-        if match:
-            groups = match.groupdict()
-            if kind == "Nested loop join" and groups.get("j"):
-                kind = f"Nested loop {groups['j']}"
-            return kind, None, None, groups.get("c")
-    return "Operation", None, None, None
+    selected = _SELECTOR.match(operation)
+    if selected is None or selected.lastgroup is None:
+        return "Operation", None, None, None
+    kind, pattern = _KINDS[int(selected.lastgroup[1:])]
+    match = pattern.match(operation)
+    groups = match.groupdict() if match else {}
+    if kind == "Nested loop join" and groups.get("j"):
+        kind = f"Nested loop {groups['j']}"
+    return kind, groups.get("t"), groups.get("i"), groups.get("c")
 
 
 # --- reading the lines ---------------------------------------------------------------------------
@@ -287,11 +287,13 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
     for raw in lines:
         if _BORDER_LINE.match(raw):
             continue
-        line = _RIGHT_CELL.sub("", raw) if raw.rstrip().endswith(("|", "│", "║")) else raw.rstrip()
-        line = _TRAILING_BACKSLASH.sub("", line)
+        line = raw.rstrip()
+        if line.endswith(_CELL_BARS) or (line.endswith("\\") and line[-2:-1].isspace()):
+            # The right border of the client's box, or a shell-style line continuation.
+            line = line[:-1].rstrip()
         match = _LINE.match(line)
         if match:
-            indent = match.group("indent") if match.group("prefix") else match.group("ws") + match.group("indent")
+            indent = match.group("indent") if match.group("prefix") else match.group("ws")
             entry = _Line(len(indent.expandtabs(4)), [], 0, "")
             entry.add(match.group("body").rstrip())
             entries.append(entry)
@@ -343,13 +345,13 @@ def _same_plan(first: list[tuple[int, str]], other: list[tuple[int, str]]) -> bo
 def _parse_line(body: str) -> dict[str, Any]:
     """One node from the text after `-> `, its figures read from the end of the line."""
     figures: dict[str, Any] = {}
-    text = body
+    text = body.rstrip()
     for _ in range(3):
         for name, pattern in _TAILS:
-            match = pattern.search(text)
+            match = pattern.search(text) if text.endswith(")") else None
             if match and name not in figures:
                 figures[name] = match.groups()
-                text = text[: match.start()]
+                text = text[: match.start()].rstrip()
                 break
         else:
             break
