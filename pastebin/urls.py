@@ -17,6 +17,10 @@ urlpatterns = [
     re_path(rf"^e/{SLUG}/raw/$", views.raw, name="raw"),
     re_path(rf"^e/{SLUG}/delete/$", views.delete, name="delete"),
     re_path(rf"^e/{SLUG}/report/$", views.report, name="report"),
+    path("compare/", views.compare_start, name="compare-start"),
+    re_path(
+        r"^compare/(?P<slug_a>[A-Za-z0-9_-]{1,64})/(?P<slug_b>[A-Za-z0-9_-]{1,64})/$", views.compare, name="compare"
+    ),
     re_path(r"^api/v1/explains/?$", api.ExplainListCreate.as_view(), name="api-list"),
     re_path(rf"^api/v1/explains/{SLUG}/?$", api.ExplainDetail.as_view(), name="api-detail"),
     re_path(r"^api/v1/schema/?$", SpectacularAPIView.as_view(), name="api-schema"),

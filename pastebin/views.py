@@ -18,6 +18,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from analyzer.compare import compare as compare_analyses
 from pastebin import clock, expiry, lookup
 from pastebin.forms import ExplainForm, ReportForm
 from pastebin.models import AbuseReport, Explain, Visibility
@@ -156,11 +157,48 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
             "improvements": improvements,
             "can_delete": _session_token(request, slug) is not None,
             "new_token": new_token,
+            "permalink": request.build_absolute_uri(explain.get_absolute_url()),
         },
     )
     if new_token:  # keep the page that shows the token out of every cache
         patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+def slug_from(text: str) -> str | None:
+    """The slug in a slug or a permalink URL (`…/e/<slug>/…`), or None when there is none."""
+    text = text.strip()
+    if "/e/" in text:
+        text = text.split("/e/", 1)[1].split("/", 1)[0]
+    text = text.strip("/ ")
+    return text if SLUG_RE.match(text) else None
+
+
+@require_GET
+def compare_start(request: HttpRequest) -> HttpResponse:
+    """The permalink's compare form: `?a=<slug>&b=<slug or permalink URL>` leads to the compare page."""
+    first = slug_from(request.GET.get("a", ""))
+    if first is None:
+        raise Http404("There is no saved explain with this address.")
+    second = slug_from(request.GET.get("b", ""))
+    if second is None or second == first:
+        messages.error(request, "To compare, give the link or the slug of another saved explain.")
+        return redirect("pastebin:detail", slug=first)
+    return redirect("pastebin:compare", slug_a=first, slug_b=second)
+
+
+@noindex
+@require_GET
+def compare(request: HttpRequest, slug_a: str, slug_b: str) -> HttpResponse:
+    """Two saved explains side by side, and what changed from the first (before) to the second (after)."""
+    before = _live_or_gone(request, slug_a)
+    if isinstance(before, HttpResponse):
+        return before
+    after = _live_or_gone(request, slug_b)
+    if isinstance(after, HttpResponse):
+        return after
+    diff = compare_analyses(before.analysis, after.analysis)
+    return render(request, "pastebin/compare.html", {"before": before, "after": after, "diff": diff})
 
 
 @noindex

@@ -123,3 +123,28 @@ def _row(row: RowView, prefix: str) -> str:
 def plan_rows(view: AnalysisView) -> SafeString:
     """The `<tr>` rows of the plan table, with annotated terms and their tooltips."""
     return mark_safe("\n".join(_row(r, view.prefix) for r in view.rows))  # noqa: S308 - built from escaped parts
+
+
+@register.filter
+def row_count(value: float | int | None) -> str:
+    """Estimated rows for people: 5603.0 -> "5,603", 0.5 -> "0.5", None -> "unknown"."""
+    if value is None or isinstance(value, bool):
+        return "unknown"
+    number = float(value)
+    if number.is_integer() and abs(number) < 1e18:
+        return f"{int(number):,}"
+    return f"{number:,.2f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def ratio_text(ratio: float | None) -> str:
+    """How rows examined changed: "100× fewer", "2.5× more", "the same"."""
+    if ratio is None or ratio < 0:
+        return ""
+    if ratio == 0:
+        return "none examined now"
+    if abs(ratio - 1) < 0.005:
+        return "the same"
+    factor = 1 / ratio if ratio < 1 else ratio
+    shown = f"{factor:,.0f}" if factor >= 10 else f"{factor:.1f}".rstrip("0").rstrip(".")
+    return f"{shown}× {'fewer' if ratio < 1 else 'more'}"

@@ -1,0 +1,77 @@
+"""The compare page: two saved explains side by side, over HTTP."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.ui.conftest import read_fixture
+from tests.ui.html import parse
+
+pytestmark = pytest.mark.django_db
+
+BEFORE = read_fixture("no_badge_table.txt")
+# After adding an index on the subquery's table: b is read through it, a few rows per lookup.
+AFTER = BEFORE.replace(
+    "| ALL  | NULL          | NULL     | NULL    | NULL  | 5603 |",
+    "| ref  | idx_emp       | idx_emp  | 4       | e.id  | 2    |",
+)
+
+
+def save(client, text: str, title: str) -> str:
+    response = client.post("/", {"explain": text, "title": title, "expires": "1d", "visibility": "unlisted"})
+    assert response.status_code == 302, response.content
+    return re.fullmatch(r"/e/(\w+)/", response["Location"]).group(1)
+
+
+def test_compare_shows_changed_tables_and_rows_examined(client):
+    assert AFTER != BEFORE
+    a, b = save(client, BEFORE, "before"), save(client, AFTER, "after <index>")
+    response = client.get(f"/compare/{a}/{b}/")
+    assert response.status_code == 200
+    assert "noindex" in response["X-Robots-Tag"]
+    doc = parse(response.content)
+    rows = doc.find_all("table", cls="compare-table")[0].find_all("tbody")[0].find_all("tr")
+    status = {r.find_all("th")[0].text: r.find_all("span", cls="status-badge")[0].text for r in rows}
+    assert status == {"e": "same", "b": "changed"}
+    changed = next(r for r in rows if "status-changed" in r.classes)
+    changes = {
+        d.find_all("dt")[0].text: (d.find_all("span", cls="before")[0].text, d.find_all("span", cls="after")[0].text)
+        for d in changed.find_all("div")
+    }
+    assert (
+        changes["type"] == ("ALL", "ref") and changes["key"] == ("NULL", "idx_emp") and changes["rows"] == ("5603", "2")
+    )
+    figures = doc.find_all("div", cls="examined-figures")[0].text
+    # 868 + 5603 rows before (two SELECTs), 868 + 2 after.
+    assert "6,471" in figures and "870" in figures and "7.4× fewer" in figures
+    # Both analyses, with their own anchors; the table links to the after plan's row.
+    assert doc.by_id("a-row-1") is not None and doc.by_id("b-row-1") is not None
+    assert changed.find_all("a")[0].attrs["href"] == "#b-row-1"
+    assert "after &lt;index&gt;" in response.content.decode()
+    ids = [n.attrs["id"] for n in doc.iter() if n.attrs.get("id")]
+    assert len(ids) == len(set(ids))
+
+
+def test_compare_form_on_the_permalink_accepts_a_slug_or_a_link(client):
+    a, b = save(client, BEFORE, "before"), save(client, AFTER, "after")
+    page = parse(client.get(f"/e/{a}/").content)
+    form = page.find_all("form", action="/compare/")[0]
+    assert form.find_all("input", name="a")[0].attrs["value"] == a
+    for other in (b, f"http://testserver/e/{b}/", f"/e/{b}/raw/"):
+        response = client.get("/compare/", {"a": a, "b": other})
+        assert response.status_code == 302 and response["Location"] == f"/compare/{a}/{b}/"
+    back = client.get("/compare/", {"a": a, "b": "not a slug!"}, follow=True)
+    assert back.redirect_chain[-1][0] == f"/e/{a}/"
+    assert "another saved explain" in back.content.decode()
+    assert client.get("/compare/", {"a": "<script>", "b": b}).status_code == 404
+
+
+def test_compare_unknown_or_gone_explains(client):
+    a = save(client, BEFORE, "before")
+    assert client.get(f"/compare/{a}/NoSuchSlug234/").status_code == 404
+    assert client.get(f"/compare/NoSuchSlug234/{a}/").status_code == 404
+    b = save(client, AFTER, "after")
+    assert client.post(f"/e/{b}/delete/").status_code == 302
+    assert client.get(f"/compare/{a}/{b}/").status_code == 410
