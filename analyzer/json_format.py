@@ -4,11 +4,22 @@ Handles MySQL 5.6+ "version 1" documents (`query_block`, `nested_loop`, `orderin
 MySQL 8.3+ `explain_json_format_version=2` documents (`query_plan`, `inputs`, `operation`), and
 MariaDB 10.1+ `EXPLAIN FORMAT=JSON` / `ANALYZE FORMAT=JSON` (`block-nl-join`, `filesort`, `r_rows`, …),
 however the client presented them: pure JSON, inside the one-cell box of `mysql -t`, after
-`EXPLAIN: ` in vertical output, or on one line with `\\n` escapes in batch (`-B`) output.
+`EXPLAIN: ` in vertical output, on one line with `\\n` escapes in batch (`-B`) output, hard-wrapped
+by a terminal, or between chat text.
 
 `parse_json(text)` never raises: it returns None when there is no such document, else a Plan whose
-`plan` is the document itself and whose `rows` are a flattened per-table view in the columns of
-tabular EXPLAIN, so the annotator can read it like any other result.
+`plan` is the document itself (repeated keys of old MariaDB kept as `table#2`, …; numbers JSON
+cannot carry, such as `1e999`, as null) and whose `rows` are a flattened per-table view, so the
+annotator can read it like any other result:
+
+- version 1 / MariaDB: `id, select_type, table, type, possible_keys, key, key_len, ref, rows,
+  filtered, extra`, plus `r_rows` and `r_filtered` (after `rows` and `filtered`, as MariaDB's
+  tabular ANALYZE) when the document has ANALYZE figures. Values are strings (161 -> "161",
+  1.5 -> "1.5") or None; rows come in tabular order (a select's tables, then its nested selects;
+  a UNION RESULT after its members), and `extra` holds the tabular Extra items the document's
+  flags stand for. Checked against MariaDB 10.11's own tabular output for the same statements.
+- version 2: the columns of the TREE reader (`analyzer.tree_format.flatten_nodes`), since its
+  nodes carry the same operations.
 """
 
 from __future__ import annotations

@@ -6,11 +6,18 @@ box of `mysql -t`, after `EXPLAIN: ` in vertical output, on one line with `\\n` 
 with long lines hard-wrapped by a terminal (such lines are rejoined, with a notice).
 
 `plan` is a list of root nodes (normally one), each a dict:
-`operation` (the full text), `kind` (short name: "Table scan", "Index lookup", "Filter", …),
-`table`, `index`, `condition` (str or None), `cost`, `rows` (estimates, float or None),
-`actual_time_first`, `actual_time_last` (ms per loop), `actual_rows` (rows per loop), `loops`
-(int; 0 for "never executed"), `children` (list of nodes).
-The flattened `rows` have one row per table access (see `flatten_nodes`).
+`operation` (the full text), `kind` (short name: "Table scan", "Index lookup", "Filter", …;
+"Operation" when unknown), `table`, `index`, `condition` (str or None), `cost` (total cost of
+`cost=first..total`), `rows` (estimates, float or None), `actual_time_first`, `actual_time_last`
+(ms per loop), `actual_rows` (rows per loop), `loops` (int; 0 for "never executed"), `children`
+(list of nodes). A `Select #2 (subquery in condition; dependent)` heading is a node of kind
+"Select" whose child is the subquery's top node.
+
+The flattened `rows` have one row per table access, in the columns `id, select_type, table, type,
+key, rows, extra`, with `r_rows`, `loops`, `actual_time` before `extra` when the text has EXPLAIN
+ANALYZE figures (see `ANALYZE_COLUMNS`). Access kinds map to classic `type` values (Table scan ->
+ALL, Index lookup -> ref, …); Filter, Sort, temporary tables and join buffers above an access become
+its `extra` items, as tabular EXPLAIN would print them.
 """
 
 from __future__ import annotations
