@@ -129,12 +129,18 @@ def test_it_reads_the_shared_samples_in_each_presentation(name: str) -> None:
     assert plan.truncated is False
 
 
-@pytest.mark.parametrize("name", ["hr_dept_join.json.json_raw.clean", "hr_dept_join.json.json_table.clean"])
-def test_the_full_parser_returns_the_json_plan(name: str) -> None:
-    plan = parse(read(FIXTURES / "samples" / f"{name}.txt"))
+@pytest.mark.parametrize(
+    "path",
+    sorted((FIXTURES / "samples").glob("*.txt")) + sorted((FIXTURES / "presentations").glob("*.txt")),
+    ids=lambda path: path.stem,
+)
+def test_the_full_parser_returns_the_json_plan(path: Path) -> None:
+    text = read(path)
+    plan = parse(text)
 
     assert plan.format == "json"
-    assert plan.tables == ["e", "d"]
+    assert plan.rows == parse_json(text).rows
+    assert plan.tables
 
 
 @pytest.mark.parametrize(

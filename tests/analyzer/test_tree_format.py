@@ -194,11 +194,13 @@ def test_only_relative_indentation_matters() -> None:
     assert plan.plan[0]["children"][0]["table"] == "t"
 
 
-def test_the_full_parser_returns_the_tree_plan() -> None:
-    plan = parse(read("presentation_table.txt"))
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.txt")), ids=lambda path: path.stem)
+def test_the_full_parser_returns_the_tree_plan(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    plan = parse(text)
 
     assert plan.format == "tree"
-    assert plan.tables == ["i", "s"]
+    assert (plan.plan, plan.rows) == (parse_tree(text).plan, parse_tree(text).rows)
 
 
 # --- kinds -------------------------------------------------------------------------------------
