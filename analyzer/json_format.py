@@ -680,10 +680,11 @@ class _Flattener:
             keys, description = merge
             key = key if key is not None else ",".join(keys)
             extras.insert(0, f"Using {description}")
-        if select_type and node.get("update") is True:
-            select_type = "UPDATE"
-        elif select_type and node.get("delete") is True:
-            select_type = "DELETE"
+        # MySQL 5.7+ marks DML target tables with `"update": true` (MariaDB writes 1 and keeps
+        # SIMPLE in its tabular output).
+        for statement in ("insert", "replace", "update", "delete"):
+            if select_type and node.get(statement) is True:
+                select_type = statement.upper()
         return {
             "id": select_id,
             "select_type": select_type,

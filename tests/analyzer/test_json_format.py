@@ -468,3 +468,23 @@ def test_numbers_json_cannot_carry_become_null() -> None:
     assert json.dumps(plan.plan, allow_nan=False) == (
         '{"query_block": {"select_id": 1, "table": {"table_name": "t", "rows": null, "filtered": null, "r_rows": null}}}'
     )
+
+
+def test_mysql_dml_targets_get_their_statement_as_select_type() -> None:
+    doc = {
+        "query_block": {
+            "select_id": 1,
+            "cost_info": {"query_cost": "1.20"},
+            "table": {
+                "update": True,
+                "table_name": "item",
+                "access_type": "range",
+                "key": "idx_shop",
+                "rows_examined_per_scan": 80,
+            },
+        }
+    }
+    mariadb = read(MARIADB / "update_stmt.explain.json")
+
+    assert parse_json(json.dumps(doc)).rows[0]["select_type"] == "UPDATE"
+    assert parse_json(mariadb).rows[0]["select_type"] == "SIMPLE"
