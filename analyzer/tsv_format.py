@@ -9,9 +9,11 @@ survive. mysql-test `.result` files add `Warnings:` followed by `Note<TAB>1003<T
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from analyzer.resultset import (
     CUT,
+    EXPLAIN_COLUMNS,
     ResultSet,
     describe_lines,
     is_explain_header,
@@ -62,19 +64,26 @@ def parse_tsv(
     header = lines[start]
     if header.strip() == "Warnings:":
         return _parse_warnings(lines, numbers, start)
-    columns = _header_names(header)
-    if columns is None:
+    if _header_names(header) is None:
         return None, start + 1
-    columns = unique_names(columns)
     expanded = "\t" not in header
+    j = start + 1
+    wrapped = 0
+    if expanded and not terminal_width:
+        terminal_width = _shared_width(lines, start)
+    while expanded and j < len(lines) and _cut_by_terminal(lines[j - 1], terminal_width) and _more_names(lines[j]):
+        if _header_names(header + lines[j]) is None:
+            break
+        header += lines[j]  # a header a terminal cut: the pieces keep their tab stops
+        wrapped += 1
+        j += 1
+    columns = unique_names(_header_names(header) or [])
     tab = _tab_size(header) if expanded else 8
     origin = len(header) - len(header.lstrip(" "))
     count = len(columns)
     notices: list[str] = []
     ambiguous: list[int] = []
-    wrapped = 0
     raw: list[tuple[str, int, list[str]]] = []  # (line, its number, fields)
-    j = start + 1
     while j < len(lines):
         line = lines[j]
         has_tab = "\t" in line
@@ -83,10 +92,13 @@ def parse_tsv(
         if expanded:
             fields, sure = split_expanded(line[origin:], count, tab)
             k = j
-            if len(fields) < count:
-                joined, last = _unwrap_expanded(lines, j, terminal_width)
+            joined, last = _unwrap_expanded(
+                lines, j, terminal_width, lambda t: len(split_expanded(t, count, tab)[0]) < count
+            )
+            if last > j:
                 more, more_sure = split_expanded(joined[origin:], count, tab)
-                if len(fields) < len(more) <= count:
+                # A true continuation keeps the tab stops: no field then holds a run of spaces.
+                if len(more) <= count and not any("  " in field for field in more):
                     line, fields, sure, k = joined, more, more_sure, last
             if not sure:
                 ambiguous.append(numbers[j])
@@ -119,7 +131,8 @@ def parse_tsv(
         fields = (fields + [CUT] * count)[:count]
         rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
     if wrapped:
-        notices.append(f"Rejoined {plural(wrapped, 'line')} of tab-separated rows wrapped at word boundaries.")
+        how = "cut by a terminal" if expanded else "wrapped"
+        notices.append(f"Rejoined {plural(wrapped, 'line')} of tab-separated output {how}.")
     if expanded:
         notices.append(f"Read tab-separated output whose tabs were expanded to spaces (tab stops every {tab} columns).")
     if filled:
@@ -150,6 +163,24 @@ def parse_tsv(
     return result, j
 
 
+def _shared_width(lines: list[str], start: int) -> int | None:
+    """The widest line of the block from `start` to the next blank line, when two or more lines
+    are that wide: the width a terminal cut them at."""
+    widths = []
+    for line in lines[start : start + 10_000]:
+        if not line.strip():
+            break
+        widths.append(width(line))
+    widest = max(widths)
+    return widest if widths.count(widest) > 1 and widest >= 40 else None
+
+
+def _more_names(piece: str) -> bool:
+    """True when a line holds only EXPLAIN column names: the rest of a wrapped header."""
+    words = piece.lower().split()
+    return bool(words) and all(word in EXPLAIN_COLUMNS for word in words)
+
+
 def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
     cut_at = width(line.expandtabs(8))
     return cut_at == terminal_width or cut_at in USUAL_TERMINAL_WIDTHS
@@ -177,9 +208,12 @@ def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None
     return text, k - 1
 
 
-def _unwrap_expanded(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int]:
+def _unwrap_expanded(
+    lines: list[str], start: int, terminal_width: int | None, partial: Callable[[str], bool]
+) -> tuple[str, int]:
     """A row whose tabs became spaces, with the pieces a terminal cut off it (at its full width,
-    so the tab stops stay in place); returns it and the index of its last line."""
+    so the tab stops stay in place); `partial` tells a piece from a whole row. Returns the row
+    and the index of its last line."""
     text = lines[start]
     k = start + 1
     while (
@@ -188,6 +222,7 @@ def _unwrap_expanded(lines: list[str], start: int, terminal_width: int | None) -
         and "\t" not in lines[k]
         and _cut_by_terminal(lines[k - 1], terminal_width)
         and not starts_tsv(lines[k])
+        and partial(lines[k])
     ):
         text += lines[k]
         k += 1

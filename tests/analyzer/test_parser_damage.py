@@ -81,7 +81,15 @@ def test_mail_wrapped_tsv_rows_are_rejoined(width):
     text = mangle.batch(CLASSIC, ROWID_FILTER_ROWS)
     plan = parse(mangle.mail_wrap(text, width))
     _same(plan, parse(text))
-    assert any("wrapped at word boundaries" in n for n in plan.notices)
+    assert any("Rejoined" in n and "tab-separated" in n for n in plan.notices)
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 132])
+@pytest.mark.parametrize("rows", [ROWID_FILTER_ROWS, CJK_ROWS, MYSQL8_ROWS], ids=["rowid", "cjk", "mysql8"])
+def test_terminal_cut_expanded_tsv_is_rejoined(rows, width):
+    columns = MYSQL8 if rows is MYSQL8_ROWS else CLASSIC
+    text = mangle.expand_tabs(mangle.batch(columns, rows))
+    _same(parse(mangle.terminal_wrap(text, width, strip=False)), parse(text))
 
 
 REPAIRS = {
