@@ -47,25 +47,26 @@ def _parse(text: str) -> Plan:
     cleaned = clean(text)
     if not cleaned.text.strip():
         raise ParseError(f"The paste is empty: {EXPECTED}.")
-    plan = parse_json(cleaned.text) or parse_tree(cleaned.text)
-    if plan is not None:
-        plan.notices = cleaned.notices + plan.notices
-        plan.warnings = cleaned.warnings + plan.warnings
-        if plan.query is None:
-            plan.query = cleaned.query
-        return plan
-
     lines = cleaned.lines
     notices = list(cleaned.notices)
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
     found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
-    _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
-    explains = [r for r in found if r.is_explain]
     warnings = cleaned.warnings + [
         row["message"] for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
     ]
+
+    plan = parse_json(cleaned.text) or parse_tree(cleaned.text)
+    if plan is not None:
+        plan.notices = notices + plan.notices
+        plan.warnings = warnings + plan.warnings
+        if plan.query is None:
+            plan.query = cleaned.query
+        return plan
+
+    _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
+    explains = [r for r in found if r.is_explain]
     if not explains:
         if found:
             first = found[0]

@@ -193,6 +193,18 @@ class TestPrompts:
         assert len(plan.rows) == 2
         assert plan.warnings == ["select 1"]
 
+    def test_show_warnings_after_a_json_plan(self):
+        sample = _sample("hr_dept_join.json.json_table.clean")
+        warnings = mangle.box(["Level", "Code", "Message"], [["Note", "1003", "select 1"]])
+        text = (
+            "MariaDB [hr]> EXPLAIN FORMAT=JSON SELECT 1;\n" + sample["input"] + "1 row in set (0.00 sec)\n\n"
+            "MariaDB [hr]> SHOW WARNINGS;\n" + warnings
+        )
+        plan = parse(text)
+        assert plan.format == "json"
+        assert plan.query == "SELECT 1"
+        assert plan.warnings == ["select 1"]
+
     def test_warning_lines_of_the_client(self):
         text = self.table + "Note (Code 1003): select `t`.`a` from `t`\n"
         assert parse(text).warnings == ["select `t`.`a` from `t`"]
