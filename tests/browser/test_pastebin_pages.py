@@ -1,0 +1,123 @@
+"""Home, permalink, glossary, delete and compare in a real browser."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from tests.ui.conftest import read_fixture
+from tests.ui.test_compare import AFTER, BEFORE
+from tests.ui.test_hostile import PAYLOADS, hostile_table
+from tests.ui.test_hostile import QUERY as HOSTILE_QUERY
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HOSTILE_TITLE = '"><svg onload=alert(9)><script>alert(10)</script>'
+
+
+def save_via_http(text: str, title: str) -> str:
+    response = Client().post("/", {"explain": text, "title": title, "expires": "1d", "visibility": "unlisted"})
+    assert response.status_code == 302
+    return response["Location"].strip("/").split("/")[-1]
+
+
+def test_paste_preview_save_tooltip_glossary_and_delete(open_page, trouble):
+    trouble.expect_error("status of 410")  # the deleted permalink, visited on purpose
+    page = open_page("/")
+    page.locator("#id_explain").fill(read_fixture("mangled_email72.txt"))
+    expect(page.locator("#result .analysis")).to_be_visible()  # live preview, nothing saved yet
+    expect(page.locator("#result table.plan tbody tr")).to_have_count(2)
+    assert page.url.endswith("/")
+    page.locator("#id_title").fill("Join after the e-mail mangled it")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save & share").click()
+    assert re.search(r"/e/\w+/$", page.url)
+    permalink = page.url
+    expect(page.locator("h1")).to_have_text("Join after the e-mail mangled it")
+    expect(page.get_by_text("shown only this once")).to_be_visible()
+    expect(page.locator("#permalink-url")).to_have_value(permalink)
+
+    term = page.locator("#row-1 .term").filter(has_text="eq_ref")
+    tip = page.locator("#" + term.get_attribute("aria-describedby"))
+    term.hover()
+    expect(tip).to_be_visible()
+    glossary = tip.get_by_role("link", name=re.compile("^Glossary"))
+    slug = glossary.get_attribute("href").split("#", 1)[1]
+    glossary.click()
+    page.wait_for_url(re.compile(rf"/terms/#{slug}$"))
+    expect(page.locator(f"#{slug}")).to_be_in_viewport()
+
+    page.go_back()
+    page.wait_for_url(permalink)
+    expect(page.get_by_text("You created this explain in this browser")).to_be_visible()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Delete this explain").click()
+    expect(page.locator(".messages")).to_contain_text("deleted")
+    response = page.goto(permalink)
+    assert response.status == 410
+
+
+def test_copy_link_button(open_page):
+    slug = save_via_http(read_fixture("analyze_table.txt"), "copy me")
+    page = open_page(f"/e/{slug}/")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.get_by_role("button", name="Copied")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == page.url
+
+
+def test_hostile_paste_on_home_and_permalink_runs_nothing(open_page, trouble):
+    page = open_page("/")
+    page.locator("#id_query").fill(HOSTILE_QUERY)
+    page.locator("#id_title").fill(HOSTILE_TITLE)
+    page.locator("#id_explain").fill(hostile_table())
+    expect(page.locator("#result table.plan tbody tr")).to_have_count(2)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save & share").click()
+    expect(page.locator("h1")).to_have_text(HOSTILE_TITLE)
+    table_text = page.locator("table.plan").inner_text()
+    for payload in PAYLOADS:
+        assert payload in table_text
+    expect(page.locator("pre.sql")).to_have_text(HOSTILE_QUERY)
+    page.locator(".raw-section summary").click()
+    expect(page.locator("pre.raw")).to_contain_text(PAYLOADS[1])
+    page.locator(".term").first.hover()
+    page.wait_for_timeout(300)
+    assert page.locator("main img, main svg, main script").count() == 0
+    assert not trouble.dialogs and not trouble.unexpected_errors()
+
+
+def test_without_javascript_save_and_analyze(open_page):
+    page = open_page("/", java_script_enabled=False)
+    page.locator("#id_explain").fill(read_fixture("vertical_prompt.txt"))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Analyze").click()
+    assert page.url.endswith("/analyze/")
+    expect(page.locator("table.plan tbody tr")).to_have_count(2)
+    expect(page.locator("#id_explain")).to_have_value(re.compile("MATERIALIZED"))
+    page.locator("#id_title").fill("no script")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save & share").click()
+    assert re.search(r"/e/\w+/$", page.url)
+    expect(page.locator("h1")).to_have_text("no script")
+    expect(page.locator("table.plan tbody tr")).to_have_count(2)
+    expect(page.locator("#permalink-url")).to_be_visible()
+
+
+def test_compare_view_shows_the_changed_rows(open_page):
+    before, after = save_via_http(BEFORE, "before"), save_via_http(AFTER, "after")
+    page = open_page(f"/e/{before}/")
+    page.locator("#compare-other").fill(f"{page.url.split('/e/')[0]}/e/{after}/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Compare").click()
+    assert page.url.endswith(f"/compare/{before}/{after}/")
+    changed = page.locator("table.compare-table tr.status-changed")
+    expect(changed).to_have_count(1)
+    expect(changed).to_contain_text("ALL")
+    expect(changed).to_contain_text("idx_emp")
+    expect(page.locator(".examined-figures")).to_contain_text("7.4× fewer")
+    changed.get_by_role("link", name="b").click()
+    expect(page.locator("#b-row-1")).to_be_in_viewport()
