@@ -155,19 +155,28 @@ def parse_table(
         return None, max(j, start + 1)
     header_text, header_at = physical[0]
     data = physical[1:]
+    width_in_cells = len(frame.seps) - 1 + frame.left_open + frame.right_open
     header_cells, header_ok = _split(header_text, frame, header=True)
+    loose = 0
+    collapsed = False  # the header does not line up with the border either: spaces were collapsed
+    if not header_ok and frame.total is not None:
+        parts = _loose_cells(header_text, frame)
+        if parts is not None and len(parts) == width_in_cells:
+            header_cells, header_ok, collapsed = parts, True, True
+            loose += 1
     columns = unique_names([c.lower() for c in header_cells])
 
     rows = []
     damaged: list[int] = []
     damaged_lines: list[int] = []
-    loose = 0
     for index, (text, at) in enumerate(data):
         cells, ok = _split(text, frame, header=False)
-        if not ok and borders == 0:
-            # Without borders the rows need not line up (a markdown table): split on `|` if that fits.
-            parts = [part.strip() for part in text.strip().removeprefix("|").removesuffix("|").split("|")]
-            if len(parts) == len(columns):
+        if not ok and (collapsed or borders == 0):
+            # Whole rows that do not line up (a markdown table, or spaces collapsed by a chat or a
+            # web page): split them at the `|` signs that have a space beside them. In a table
+            # whose header lines up, a row that does not is damaged instead.
+            parts = _loose_cells(text, frame)
+            if parts is not None and len(parts) == len(columns):
                 cells, ok = parts, True
                 loose += 1
         if not ok:
@@ -177,7 +186,10 @@ def parse_table(
 
     _report_joins(joins, notices)
     if loose:
-        notices.append(f"Split {plural(loose, 'row')} that do not line up with the header at their '|' signs.")
+        notices.append(
+            f"Split {plural(loose, 'line')} that do not line up with the table's columns at their '|' signs "
+            "(spaces were collapsed or the table was typed by hand)."
+        )
     result = ResultSet("table", columns, rows, numbers[start], notices=notices)
     if is_border(first) and borders < 3 and frame.total is not None:
         result.truncated = True
@@ -301,6 +313,28 @@ def _choose_gap(text: str, used: int, piece: str, frame: _Frame, pad: int | None
         if 0 <= gap <= limit and _aligned(text + " " * gap + piece, used, frame.seps):
             return gap
     return None
+
+
+def _loose_cells(text: str, frame: _Frame) -> list[str] | None:
+    """The cells of a whole line that does not line up with the columns, cut at each `|` that has
+    a space beside it (a `|` inside a cell, as in `ref|filter`, has none); None if not whole."""
+    s = text.strip()
+    if not frame.left_open:
+        if not s.startswith("|"):
+            return None
+        s = s[1:]
+    if not frame.right_open:
+        if not s.endswith("|"):
+            return None
+        s = s[:-1]
+    cells = []
+    begin = 0
+    for index, char in enumerate(s):
+        if char == "|" and (s[index - 1 : index] in (" ", "") or s[index + 1 : index + 2] in (" ", "")):
+            cells.append(s[begin:index].strip())
+            begin = index + 1
+    cells.append(s[begin:].strip())
+    return cells
 
 
 def _first_separator(piece: str) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from analyzer.resultset import CUT, ResultSet, describe_lines, plural, value
+from analyzer.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, describe_lines, plural, value
 from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, width
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
@@ -66,7 +66,13 @@ def parse_vertical(
         line_width = width(line)
         widths[line_width] = widths.get(line_width, 0) + 1
         field = _FIELD_RE.match(line)
-        if field and (colon is None or len(field.group(1)) + len(field.group(2)) == colon):
+        # A field has its colon where the others have it, or (spaces collapsed) a known name.
+        if field and (
+            colon is None
+            or len(field.group(1)) + len(field.group(2)) == colon
+            or field.group(2).lower() in EXPLAIN_COLUMNS
+            or field.group(2).lower() in WARNING_COLUMNS
+        ):
             colon = len(field.group(1)) + len(field.group(2))
             records[-1].append([field.group(2), field.group(3) or "", line_width])
         elif records[-1]:

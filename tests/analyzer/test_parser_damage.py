@@ -4,6 +4,7 @@ notice; unrepairable damage is reported as truncated, never returned as if compl
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,25 @@ def test_line_level_damage_is_repaired_and_reported(render, repair):
     plan = parse(damage(text))
     _same(plan, parse(text))
     assert any(word in notice for notice in plan.notices), plan.notices
+
+
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical], ids=["table", "vertical"])
+def test_collapsed_spaces(render):
+    # A chat or web page showing the paste as plain text collapses runs of spaces.
+    text = render(CLASSIC, ROWID_FILTER_ROWS)
+    collapsed = re.sub(" {2,}", " ", text)
+    plan = parse(collapsed)
+    _same(plan, parse(text))
+    if render is mangle.box:
+        assert any("do not line up" in n for n in plan.notices)
+
+
+def test_row_out_of_line_in_an_aligned_table_is_damage_not_data():
+    lines = mangle.box(CLASSIC, ROWID_FILTER_ROWS).splitlines()
+    lines[4] = lines[4].replace("| eq_ref ", "| ", 1)  # a cell emptied: the row no longer lines up
+    plan = parse("\n".join(lines))
+    assert plan.truncated
+    assert plan.affected_rows == [1]
 
 
 def test_chat_around_the_paste_is_ignored():
