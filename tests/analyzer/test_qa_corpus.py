@@ -22,8 +22,73 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
-    "index_merge_intersect.plain.transcript80_vertical.clean": "B1",
-    "index_merge_intersect.plain.transcript80_vertical.indent4": "B1",
+    "cjk_alias.an.transcript60_vertical.clean": "B2",
+    "cjk_alias.ext.tsv_warnings.clean": "B3",
+    "cjk_alias.ext.tsv_warnings.nbsp_html": "B3",
+    "cte_recursive.an.transcript60_vertical.clean": "B2",
+    "cte_recursive.json.json_batch.wrap80": "B4",
+    "cte_recursive.plain.vertical.spaces_to_tabs": "B5",
+    "delete_scan.anjson.json_batch.quote+wrap80": "B4",
+    "dependent_in.ext.tsv_warnings.clean": "B3",
+    "dependent_in.ext.tsv_warnings.lineno_pipe": "B3",
+    "derived_agg.ext.tsv_warnings.clean": "B3",
+    "derived_agg.ext.tsv_warnings.mail76": "B3",
+    "derived_agg.plain.transcript60_wrapped.clean": "B2",
+    "derived_agg.plain.transcript60_wrapped.quote+crlf": "B2",
+    "derived_agg.plain.transcript80_vertical.mail76": "B8",
+    "distinct_join.lower.transcript60_vertical.clean": "B2",
+    "distinct_join.lower.transcript60_vertical.mail72+quote": "B8",
+    "group_by_index.plain.vertical.spaces_to_tabs": "B5",
+    "group_filesort.an.table.wrap100+partial_top": "B9",
+    "index_merge_intersect.ext.tsv_warnings.clean": "B3",
+    "index_merge_intersect.ext.tsv_warnings.indent4": "B3",
+    "index_merge_union.json.json_batch.wrap80": "B4",
+    "insert_select.an.tsv.double_spaced": "B6",
+    "insert_select.plain.transcript60_vertical.clean": "B2",
+    "insert_select.plain.transcript60_vertical.lineno_pipe": "B2",
+    "join3.an.transcript60_vertical.clean": "B2",
+    "join3.an.vertical.spaces_to_tabs": "B5",
+    "join3.ext.tsv_warnings.clean": "B3",
+    "join3.ext.tsv_warnings.quote": "B3",
+    "join3.plain.transcript132_wrapped.mail72+quote": "B8",
+    "join3.plain.transcript80_vertical.mail72+quote": "B8",
+    "loosescan.anjson.json_batch.mail72": "B4",
+    "not_exists.ext.transcript60_vertical.clean": "B2",
+    "not_exists.ext.tsv_warnings.chat": "B3",
+    "not_exists.ext.tsv_warnings.clean": "B3",
+    "not_exists.plain.vertical.spaces_to_tabs": "B5",
+    "optimized_away.plain.table.wrap100+partial_top": "B9",
+    "partition_group.part.tsv.double_spaced": "B6",
+    "partition_prune.plain.transcript60_vertical.clean": "B2",
+    "partition_prune.plain.transcript60_wrapped.clean": "B2",
+    "pipe_literal.ext.transcript60_vertical.clean": "B2",
+    "pipe_literal.ext.transcript60_vertical.mail76": "B8",
+    "pipe_literal.ext.tsv_warnings.clean": "B3",
+    "pipe_literal.ext.tsv_warnings.mail72+quote": "B3",
+    "pipe_literal.json.json_batch.quote+wrap80": "B4",
+    "range_checked.ext.transcript60_vertical.clean": "B2",
+    "range_checked.ext.tsv_warnings.clean": "B3",
+    "range_checked.ext.tsv_warnings.fence": "B3",
+    "range_created.plain.table.wrap100+partial_top": "B9",
+    "range_created.plain.transcript60_vertical.clean": "B2",
+    "range_created.plain.transcript60_vertical.nbsp_html": "B2",
+    "scalar_subq.an.transcript60_vertical.clean": "B2",
+    "scalar_subq.an.transcript60_vertical.twice": "B2",
+    "scalar_subq.plain.tsv.rstrip_ws": "B7",
+    "union_all.plain.transcript60_vertical.clean": "B2",
+    "union_all.plain.transcript60_vertical.crlf": "B2",
+    "update_range.an.transcript60_vertical.clean": "B2",
+    "update_range.an.vertical.spaces_to_tabs": "B5",
+    "update_range.ext.tsv_warnings.clean": "B3",
+    "update_range.ext.tsv_warnings.mail72+quote": "B3",
+    "update_range.plain.table.wrap100+partial_top": "B9",
+    "weedout.an.transcript132_wrapped.mail72+quote": "B8",
+    "weedout.an.transcript80_vertical.mail72+quote": "B8",
+    "window_fn.ext.transcript60_vertical.chat": "B2",
+    "window_fn.ext.transcript60_vertical.clean": "B2",
+    "window_fn.ext.tsv_warnings.clean": "B3",
+    "window_fn.ext.tsv_warnings.indent4": "B3",
+    "window_fn.json.json_batch.quote+wrap80": "B4",
 }
 
 
@@ -56,7 +121,8 @@ def check_case(case: dict) -> None:
         return
     assert result["columns"] == expect["columns"]
     assert result["rows"] == expect["rows"]
-    assert not result["truncated"]
+    if not expect.get("may_be_truncated"):
+        assert not result["truncated"]
     if "query" in expect:
         assert result["query"] == expect["query"]
 
