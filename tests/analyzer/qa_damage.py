@@ -466,6 +466,18 @@ def self_check(capture: dict, columns: list[str], rows: list[dict]) -> None:
     assert table[1:] == as_lists, (capture["query_id"], capture["kind"], table[1:], as_lists)
     vertical = reference_vertical_parse(outputs["vertical"])
     assert [list(r.values()) for r in vertical] == as_lists, (capture["query_id"], capture["kind"])
+    for name in ("table_verbose", "table_showwarn"):
+        if name in outputs:
+            assert first_box(outputs[name]) == outputs["table"], (capture["query_id"], name)
+    if "vertical_verbose" in outputs:
+        assert outputs["vertical"] in outputs["vertical_verbose"], capture["query_id"]
+
+
+def first_box(text: str) -> str:
+    """The first client box in `text`: from its top border to its bottom border."""
+    lines = text.split("\n")
+    rules = [i for i, line in enumerate(lines) if _is_rule(line)]
+    return "\n".join(lines[rules[0] : rules[2] + 1]) + "\n"
 
 
 # --- the corpus -------------------------------------------------------------------------------
@@ -612,6 +624,30 @@ TRANSCRIPT_DAMAGES = [
     "twice",
     "mail72+quote",
 ]
+# Two-layer damages that each reader handles alone but that meet in real pastes; each is applied
+# to about one capture in 16 so the corpus stays small.
+COMBOS = {
+    "table": [
+        "lineno_pipe+quote",
+        "no_top+wrap80",
+        "double_spaced+quote",
+        "lineno_zero+double_spaced",
+        "no_rules+wrap100",
+        "no_top+mail72",
+        "prompt+wrap80+quote",
+        "twice+wrap100",
+    ],
+    "vertical": ["lineno_dot+quote", "double_spaced+lineno_pipe", "prompt+wrap60+quote", "mail60+quote2"],
+    "tsv": [
+        "tabs_expanded+wrap120",
+        "double_spaced+quote",
+        "lineno_pipe+quote",
+        "tabs_expanded+double_spaced",
+        "tabs_expanded+prompt+wrap80",
+    ],
+}
+COMBO_SPREAD = 16
+CLIENT_EXTRAS = ("table_verbose", "vertical_verbose", "table_showwarn")
 PER_TABLE = 4
 PER_VERTICAL = 2
 PER_TSV = 2
@@ -764,13 +800,18 @@ def cases_for(capture: dict, n: int) -> list[dict]:
             if "no_bottom" in dmg:
                 expect["may_be_truncated"] = True  # rows may be missing below, as far as anyone can tell
             add(mode, dmg, damaged, expect, query="prompt" in dmg)
+        for k, dmg in enumerate(COMBOS[mode]):
+            if (n + k * 5) % COMBO_SPREAD == 0 and not big:
+                damaged = damage(text, dmg, ctx)
+                if not (mode == "tsv" and _looks_cut(damaged)):
+                    add(mode, dmg, damaged, expect_for(mode), query="prompt" in dmg)
         cut = _cut_width(text, {"table": 100, "vertical": 40, "tsv": 60}[mode])
         if sum(display_width(line) > cut for line in text.split("\n")) >= 2:
             add(mode, f"truncated{cut}", truncate(text, cut), {"unrecoverable": True, "format": mode})
 
-    for name in ("table_warnings", "vertical_warnings", "tsv_warnings"):
+    for name in ("table_warnings", "vertical_warnings", "tsv_warnings", *CLIENT_EXTRAS):
         if name in outputs:
-            mode = name.removesuffix("_warnings")
+            mode = name.split("_")[0]
             add(name, "clean", outputs[name], expect_for(mode))
             ctx["mode"] = mode
             for dmg in _pick(TRANSCRIPT_DAMAGES, PER_TRANSCRIPT, n + len(name)):
