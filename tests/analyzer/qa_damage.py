@@ -648,9 +648,9 @@ COMBOS = {
 }
 COMBO_SPREAD = 16
 CLIENT_EXTRAS = ("table_verbose", "vertical_verbose", "table_showwarn")
-PER_TABLE = 4
-PER_VERTICAL = 2
-PER_TSV = 2
+PER_TABLE = 3
+PER_VERTICAL = 1
+PER_TSV = 1
 PER_JSON = 1
 PER_TRANSCRIPT = 1
 
@@ -814,7 +814,7 @@ def cases_for(capture: dict, n: int) -> list[dict]:
             mode = name.split("_")[0]
             add(name, "clean", outputs[name], expect_for(mode))
             ctx["mode"] = mode
-            for dmg in _pick(TRANSCRIPT_DAMAGES, PER_TRANSCRIPT, n + len(name)):
+            for dmg in _pick(TRANSCRIPT_DAMAGES, 0 if name in CLIENT_EXTRAS[:2] else PER_TRANSCRIPT, n + len(name)):
                 add(name, dmg, damage(outputs[name], dmg, ctx), expect_for(mode))
 
     for name, text in outputs.items():
