@@ -623,6 +623,7 @@ TRANSCRIPT_DAMAGES = [
     "mail76",
     "twice",
     "mail72+quote",
+    "double_spaced",
 ]
 # Two-layer damages that each reader handles alone but that meet in real pastes; each is applied
 # to about one capture in 16 so the corpus stays small.
@@ -816,6 +817,8 @@ def cases_for(capture: dict, n: int) -> list[dict]:
             ctx["mode"] = mode
             for dmg in _pick(TRANSCRIPT_DAMAGES, 0 if name in CLIENT_EXTRAS[:2] else PER_TRANSCRIPT, n + len(name)):
                 add(name, dmg, damage(outputs[name], dmg, ctx), expect_for(mode))
+            if name == "table_verbose" and n % 2:
+                add(name, "double_spaced", double_spaced(outputs[name]), expect_for(mode))
 
     for name, text in outputs.items():
         if not name.startswith("transcript"):
@@ -827,10 +830,15 @@ def cases_for(capture: dict, n: int) -> list[dict]:
         if name.endswith("_joined") and n % 2:
             continue  # half the captures are enough for terminals that rejoin soft-wrapped lines
         mode = "vertical" if name.endswith("_vertical") else "table"
-        add(name, "clean", text, expect_for(mode), query=True)
+        # A terminal that rejoins soft-wrapped lines keeps the blank cell left where a wide
+        # character did not fit: then the statement in the paste is not the SQL typed.
+        query = not name.endswith("_joined") or f"{statement} {sql}" in text
+        add(name, "clean", text, expect_for(mode), query=query)
         ctx["mode"] = mode
         for dmg in _pick(TRANSCRIPT_DAMAGES, 0 if big or n % 2 else PER_TRANSCRIPT, n + len(name)):
-            add(name, dmg, damage(text, dmg, ctx), expect_for(mode), query=True)
+            add(name, dmg, damage(text, dmg, ctx), expect_for(mode), query=query)
+        if n % 8 == 3 and not big:  # a whole session double-spaced: its own blank lines become three
+            add(name, "double_spaced", double_spaced(text), expect_for(mode), query=query)
     return cases
 
 
