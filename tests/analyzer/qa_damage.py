@@ -61,10 +61,11 @@ def terminal_wrap(text: str, width: int, keep_trailing: bool = True) -> str:
         row, col = "", 0
         rows = []
         for char in line:
-            w = char_width(char)
+            w = 8 - col % 8 if char == "\t" else char_width(char)
             if col + w > width:
                 rows.append(row)
                 row, col = "", 0
+                w = 8 if char == "\t" else w
             row += char
             col += w
         rows.append(row)
@@ -391,6 +392,21 @@ def double_spaced(text: str) -> str:
     return "\n\n".join(lines) + end
 
 
+def inline_lead(text: str) -> str:
+    """Chat text typed on the same line as the first line of the paste."""
+    return "explain output: " + text
+
+
+def fence_inline_close(text: str) -> str:
+    """A closing fence typed right after the last line, and an opening fence with a language."""
+    return "```mysql\n" + text.rstrip("\n") + "```\n"
+
+
+def list_item_fence(text: str) -> str:
+    """A fenced block inside a markdown list item: the fences and the block indented 3 spaces."""
+    return "1. Here is the plan:\n\n   ```\n" + indent(text, "   ") + "   ```\n"
+
+
 # --- the expected parse -----------------------------------------------------------------------
 
 
@@ -637,14 +653,28 @@ COMBOS = {
         "no_top+mail72",
         "prompt+wrap80+quote",
         "twice+wrap100",
+        "fence_inline_close",
+        "list_item_fence",
+        "inline_lead",
     ],
-    "vertical": ["lineno_dot+quote", "double_spaced+lineno_pipe", "prompt+wrap60+quote", "mail60+quote2"],
+    "vertical": [
+        "lineno_dot+quote",
+        "double_spaced+lineno_pipe",
+        "prompt+wrap60+quote",
+        "mail60+quote2",
+        "fence_inline_close",
+        "list_item_fence",
+        "inline_lead",
+    ],
     "tsv": [
         "tabs_expanded+wrap120",
         "double_spaced+quote",
         "lineno_pipe+quote",
         "tabs_expanded+double_spaced",
         "tabs_expanded+prompt+wrap80",
+        "fence_inline_close",
+        "list_item_fence",
+        "inline_lead",
     ],
 }
 COMBO_SPREAD = 16
@@ -701,6 +731,9 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "spaces_to_tabs": spaces_to_tabs,
         "mixed_eol": mixed_line_endings,
         "double_spaced": double_spaced,
+        "inline_lead": inline_lead,
+        "fence_inline_close": fence_inline_close,
+        "list_item_fence": list_item_fence,
     }
     if step in simple:
         return simple[step](text)
