@@ -407,6 +407,14 @@ def list_item_fence(text: str) -> str:
     return "1. Here is the plan:\n\n   ```\n" + indent(text, "   ") + "   ```\n"
 
 
+def cut_tail(text: str) -> str:
+    """The paste stops in the middle of a line about two thirds in (the selection ended too early)."""
+    at = len(text) * 2 // 3
+    while at < len(text) and text[at - 1 : at + 2].count("\n"):
+        at += 3
+    return text[:at]
+
+
 # --- the expected parse -----------------------------------------------------------------------
 
 
@@ -734,6 +742,7 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "inline_lead": inline_lead,
         "fence_inline_close": fence_inline_close,
         "list_item_fence": list_item_fence,
+        "cut_tail": cut_tail,
     }
     if step in simple:
         return simple[step](text)
@@ -753,6 +762,18 @@ def _pick(damages: list[str], count: int, n: int) -> list[str]:
     """`count` damages of the list, rotating with the capture number so all get used."""
     start = (n * count) % len(damages)
     return [damages[(start + k) % len(damages)] for k in range(count)]
+
+
+def _tail_cut_shows(text: str, mode: str) -> bool:
+    """Whether a paste that stops mid-line shows it: not when the cut fell in a last value
+    (`Extra: Using wh` or a batch row's last field), which could have been complete."""
+    last = text.rsplit("\n", 1)[-1]
+    if mode == "vertical":
+        return not last.lstrip().startswith("Extra:")
+    if mode == "tsv":
+        # One field short is also what a stripped trailing tab (empty Extra) looks like.
+        return last.count("\t") < text.split("\n", 1)[0].count("\t") - 1
+    return True
 
 
 def _looks_cut(tsv: str) -> bool:
@@ -801,6 +822,11 @@ def cases_for(capture: dict, n: int) -> list[dict]:
                 add(name, dmg, damage(text, dmg, ctx), expect)
         if n % 3 == 0:
             add("json_table", "wrap120", terminal_wrap(outputs["json_table"], 120), expect)
+        if n % 3 == 1:
+            add("json_raw", "cut_tail", cut_tail(outputs["json_raw"]), {"unrecoverable": True, "format": "json"})
+        if n % 3 == 2:
+            cut = cut_tail(outputs["json_vertical"])
+            add("json_vertical", "cut_tail", cut, {"unrecoverable": True, "format": "json"})
         if sum(display_width(line) > 60 for line in outputs["json_raw"].split("\n")) >= 2:
             cut = truncate(outputs["json_raw"], 60)
             add("json_raw", "truncated60", cut, {"unrecoverable": True, "format": "json"})
@@ -839,6 +865,8 @@ def cases_for(capture: dict, n: int) -> list[dict]:
                 damaged = damage(text, dmg, ctx)
                 if not (mode == "tsv" and _looks_cut(damaged)):
                     add(mode, dmg, damaged, expect_for(mode), query="prompt" in dmg)
+        if n % 3 == 1 and _tail_cut_shows(cut_tail(text), mode):
+            add(mode, "cut_tail", cut_tail(text), {"unrecoverable": True, "format": mode})
         cut = _cut_width(text, {"table": 100, "vertical": 40, "tsv": 60}[mode])
         if sum(display_width(line) > cut for line in text.split("\n")) >= 2:
             add(mode, f"truncated{cut}", truncate(text, cut), {"unrecoverable": True, "format": mode})
