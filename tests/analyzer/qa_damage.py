@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -810,6 +811,17 @@ def cases_for(capture: dict, n: int) -> list[dict]:
         case["expect"] = dict(expect, query=sql) if query else expect
         cases.append(case)
 
+    if kind == "none":  # result sets that are not EXPLAIN: the analyzer must refuse them
+        for name, text in outputs.items():
+            add(name, "clean", text, {"error": True})
+            if n % 2 == 0 or name.startswith("show_warnings"):
+                add(name, "chat", chat(text, len(name)), {"error": True})
+        return cases
+    if kind == "show":  # SHOW EXPLAIN [FORMAT=JSON] FOR <thread>: the JSON flavour first
+        expect = {"format": "json", "tables": json_tables(json.loads(outputs.pop("json_raw")))}
+        text = outputs.pop("json_batch")
+        add("json_batch", "clean", text, expect)
+        add("json_batch", "quote", quote(text), expect)
     if kind in ("json", "anjson"):
         tables = json_tables(json.loads(outputs["json_raw"]))
         expect = {"format": "json", "tables": tables}
@@ -893,7 +905,7 @@ def cases_for(capture: dict, n: int) -> list[dict]:
         mode = "vertical" if name.endswith("_vertical") else "table"
         # A terminal that rejoins soft-wrapped lines keeps the blank cell left where a wide
         # character did not fit: then the statement in the paste is not the SQL typed.
-        query = not name.endswith("_joined") or f"{statement} {sql}" in text
+        query = kind != "show" and (not name.endswith("_joined") or f"{statement} {sql}" in text)
         add(name, "clean", text, expect_for(mode), query=query)
         ctx["mode"] = mode
         for dmg in _pick(TRANSCRIPT_DAMAGES, 0 if big or n % 2 else PER_TRANSCRIPT, n + len(name)):
@@ -908,7 +920,9 @@ def build() -> list[dict]:
     for old in CASES.glob("*.json"):
         old.unlink()
     cases: list[dict] = []
-    for n, path in enumerate(sorted(CAPTURES.glob("*.json"))):
+    for path in sorted(CAPTURES.glob("*.json")):
+        # A number per capture that does not move when captures are added: it picks the damages.
+        n = zlib.crc32(path.name.encode()) % 9973
         cases.extend(cases_for(json.loads(path.read_text(encoding="utf-8")), n))
     for case in cases:
         (CASES / f"{case['id']}.json").write_text(json.dumps(case, ensure_ascii=False) + "\n", encoding="utf-8")
