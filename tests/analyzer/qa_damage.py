@@ -120,11 +120,6 @@ def quote(text: str, prefix: str = "> ") -> str:
     return _map_lines(text, lambda _, line: (prefix + line) if line else prefix.rstrip())
 
 
-def quote_then_rewrap(text: str, width: int) -> str:
-    """Quote, then let the mail client wrap the quoted lines: continuations lose the `> `."""
-    return mail_wrap(quote(text), width)
-
-
 LINE_NUMBER_STYLES = {
     "lineno_pipe": lambda n, w: f"{n:>{w}} | ",
     "lineno_dot": lambda n, w: f"{n}. ",
