@@ -145,7 +145,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "scalar_subq.plain.table.no_top+mail72": "B11",
     "scalar_subq.plain.tsv.fence_inline_close": "B16",
     "show_explain.show.table.fence_inline_close": "B16",
-    "union40.plain.transcript100_session.clean": "B20",
     "union_all.part.table.no_rules+wrap100": "B14",
     "union_all.part.vertical.fence_inline_close": "B16",
     "union_all.plain.table.fence_inline_close": "B16",
