@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from analyzer.resultset import plural
@@ -28,11 +29,12 @@ _LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
 # What a numbered line must start with, after its number, for the numbering to be believed:
 # the start of some EXPLAIN output, so that TSV rows starting with ids 1, 2, 3 are left alone.
 _NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)
-_OUTPUT_START_RE = re.compile(r"^\s*(?:[+|*{]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
+_OUTPUT_START_RE = re.compile(r"^\s*(?:[+|*{>]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
 
 _PROMPT_RE = re.compile(
-    r"^\s*(?:mysql|mariadb|MariaDB|MySQL|MYSQL|[\w.-]{1,64}@[\w.-]{1,255})"
+    r"^\s*(?:(?:mysql|mariadb|MariaDB|MySQL|MYSQL|[\w.-]{1,64}@[\w.-]{1,255})"
     r"(?: ?\[[^\]\n]{0,200}\])?(?: ?\([^)\n]{0,200}\))?> ?"
+    r"|MySQL\s[^>\n]{0,200}\s(?:SQL|JS|Py) ?> ?)"  # MySQL Shell
 )
 _CONTINUATION_RE = re.compile(r"^\s*(?:->|'>|\">|`>|/\*>) ?")
 _EXPLAIN_RE = re.compile(
@@ -84,10 +86,15 @@ def clean(text: str) -> Cleaned:
         lines = [lines[n - 1] for n in numbers]
     lines, numbers = _drop_fences(lines, numbers, notices)
     lines, numbers = _undouble(lines, numbers, notices)
-    lines, numbers = _drop_broken_quotes(lines, numbers, notices)
+    lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
+    lines = _dedent(lines, notices, quoted_only=True)  # an indented quote: the quoting comes off next
     lines, margins = _strip_quoting(lines, notices)
     if _NUMBERED_RE.search(text):
-        lines = _strip_line_numbers(lines, numbers, notices)
+        numbered = _strip_line_numbers(lines, numbers, notices)
+        if numbered is not lines:
+            # Numbers put on quoted lines: the quoting comes off after them.
+            lines, more = _strip_quoting(numbered, notices)
+            margins = [a + b for a, b in zip(margins, more, strict=True)]
     lines = _dedent(lines, notices)
     result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices)
     result.terminal_width = terminal_width(lines, margins)
@@ -151,20 +158,35 @@ def _undouble(lines: list[str], numbers: list[int], notices: list[str]) -> tuple
     return [lines[i] for i in kept], [numbers[i] for i in kept]
 
 
-def _drop_broken_quotes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
-    """Drop a bare `>` line that a mail client split off a quoted table line it could not wrap
-    (a border has no spaces, so the break fell right after the `> `)."""
+def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Rejoin a table line that a mail client moved off its `> ` quoting or its indentation.
+
+    A border has no spaces, so a mail client wrapping a quoted or indented one breaks right
+    after the prefix, dropping the space there: `>` (or blanks) alone, then the border at
+    column 0. The prefix goes back in front of the line.
+    """
     broken = [
-        i
-        for i in range(len(lines) - 1)
-        if lines[i][:1] == ">" and not lines[i].strip("> ") and lines[i + 1][:1] in ("+", "|")
+        i for i in range(len(lines) - 1) if lines[i] and not lines[i].strip("> \t") and lines[i + 1][:1] in ("+", "|")
     ]
     if not broken:
         return lines, numbers
-    notices.append(f"Rejoined {plural(len(broken), 'quoted line')} that a mail client broke right after the '>'.")
+    moved = {i + 1 for i in broken}
+    indents = Counter(
+        len(line) - len(line.lstrip(" "))
+        for k, line in enumerate(lines)
+        if k not in moved and line.lstrip(" ")[:2] in ("+-", "| ")
+    )
+    out = list(lines)
+    for i in broken:
+        indent = indents.most_common(1)[0][0] if indents else len(out[i]) + 1
+        prefix = out[i].rstrip() + " " if ">" in out[i] else " " * indent
+        out[i + 1] = prefix + out[i + 1]
+    notices.append(
+        f"Rejoined {plural(len(broken), 'table line')} that a mail client split from its quoting or indentation."
+    )
     dropped = set(broken)
     kept = [i for i in range(len(lines)) if i not in dropped]
-    return [lines[i] for i in kept], [numbers[i] for i in kept]
+    return [out[i] for i in kept], [numbers[i] for i in kept]
 
 
 def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
@@ -208,8 +230,9 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
             if first_line is None:
                 first_line = numbers[i]
         i = j
-    if stripped_total:
-        notices.append(f"Removed line numbers from {plural(stripped_total, 'line')} (from line {first_line}).")
+    if not stripped_total:
+        return lines
+    notices.append(f"Removed line numbers from {plural(stripped_total, 'line')} (from line {first_line}).")
     return out
 
 
@@ -224,13 +247,14 @@ def _unnumbered(lines: list[str], matches: list[re.Match]) -> list[str]:
     return [line[m.end() :] for line, m in zip(lines, matches, strict=True)]
 
 
-def _dedent(lines: list[str], notices: list[str]) -> list[str]:
-    """Remove the leading whitespace (spaces or tabs) that every non-empty line shares."""
+def _dedent(lines: list[str], notices: list[str], quoted_only: bool = False) -> list[str]:
+    """Remove the leading whitespace (spaces or tabs) that every non-empty line shares
+    (with `quoted_only`, only when that uncovers `>` quoting)."""
     leads = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
     if not leads:
         return lines
     common = os.path.commonprefix([min(leads), max(leads)])
-    if not common:
+    if not common or quoted_only and not any(line.startswith(">", len(common)) for line in lines):
         return lines
     spaces = common.count(" ")
     tabs = len(common) - spaces

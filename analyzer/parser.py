@@ -18,8 +18,9 @@ from bisect import bisect_right
 from analyzer.cleanup import clean
 from analyzer.json_format import parse_json
 from analyzer.plan import ParseError, Plan
-from analyzer.resultset import CUT, ResultSet, describe_lines, missing_tail
+from analyzer.resultset import CUT, ResultSet, describe_lines, missing_tail, plural
 from analyzer.table_format import BOX_DRAWING, has_box_drawing, parse_table, starts_table
+from analyzer.textwidth import expand_tabs
 from analyzer.tree_format import parse_tree
 from analyzer.tsv_format import parse_tsv, starts_tsv
 from analyzer.vertical_format import parse_vertical, starts_vertical
@@ -52,6 +53,13 @@ def _parse(text: str) -> Plan:
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
+    tabbed = [i for i, line in enumerate(lines) if "\t" in line and line.lstrip()[:1] in ("|", "+")]
+    if tabbed:
+        # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
+        lines = list(lines)
+        for i in tabbed:
+            lines[i] = expand_tabs(lines[i])
+        notices.append(f"Turned tabs back into spaces in {plural(len(tabbed), 'table line')}.")
     found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
     warnings = cleaned.warnings + [
         row["message"] for r in found if r.is_warnings for row in r.rows if row.get("message") is not None

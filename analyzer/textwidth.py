@@ -52,3 +52,20 @@ def cut(text: str, columns: int) -> tuple[str, str]:
             return text[:index], text[index:]
         used += w
     return text, ""
+
+
+def expand_tabs(text: str, size: int = 8) -> str:
+    """`str.expandtabs` counting display columns, as a terminal or editor lays tabs out."""
+    if text.isascii():
+        return text.expandtabs(size)
+    out = []
+    column = 0
+    for char in text:
+        if char == "\t":
+            spaces = size - column % size
+            out.append(" " * spaces)
+            column += spaces
+        else:
+            out.append(char)
+            column += _char_width(char)
+    return "".join(out)

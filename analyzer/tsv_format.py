@@ -86,9 +86,14 @@ def parse_tsv(
     raw: list[tuple[str, int, list[str]]] = []  # (line, its number, fields)
     while j < len(lines):
         line = lines[j]
+        if not line.strip() and not expanded and not raw and _row_follows(lines, j + 1, count):
+            j += 1  # an empty line between the header and the row (a double-spaced paste)
+            continue
         has_tab = "\t" in line
         if not line.strip() or line.strip() == "Warnings:" or (has_tab if expanded else not has_tab and count > 1):
             break
+        if starts_tsv(line):
+            break  # the header of the next result set (the client prints no empty line between)
         if expanded:
             fields, sure = split_expanded(line[origin:], count, tab)
             k = j
@@ -109,10 +114,12 @@ def parse_tsv(
         raw.append((line, numbers[j], fields))
         j = k + 1
 
-    # Lines cut at one width: the header stops before Extra, or short rows reach the longest line.
-    longest = max([len(header), *(len(line) for line, _, _ in raw)])
-    cut_lines = bool(missing_tail(columns)) or any(
-        len(fields) < count and len(line) == longest for line, _, fields in raw
+    # Lines cut at one width: the header stops before Extra, or two or more lines end at the
+    # longest width and a row there is short. (One short longest line is a stripped trailing tab.)
+    lengths = [len(header), *(len(line) for line, _, _ in raw)]
+    longest = max(lengths)
+    cut_lines = bool(missing_tail(columns)) or (
+        lengths.count(longest) > 1 and any(len(fields) < count and len(line) == longest for line, _, fields in raw)
     )
     rows = []
     damaged: list[int] = []
@@ -166,13 +173,18 @@ def parse_tsv(
 def _shared_width(lines: list[str], start: int) -> int | None:
     """The widest line of the block from `start` to the next blank line, when two or more lines
     are that wide: the width a terminal cut them at."""
-    widths = []
-    for line in lines[start : start + 10_000]:
-        if not line.strip():
+    widths = [width(lines[start])]
+    for line in lines[start + 1 : start + 10_000]:
+        if not line.strip() or starts_tsv(line):
             break
         widths.append(width(line))
     widest = max(widths)
     return widest if widths.count(widest) > 1 and widest >= 40 else None
+
+
+def _row_follows(lines: list[str], index: int, count: int) -> bool:
+    """True when `lines[index]` is a batch row with the header's number of fields."""
+    return index < len(lines) and lines[index].count("\t") == count - 1 and not starts_tsv(lines[index])
 
 
 def _more_names(piece: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from analyzer.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, describe_lines, plural, value
-from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, width
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = re.compile(r"^\s*(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
@@ -34,10 +34,14 @@ def parse_vertical(
     record_lines: list[int] = []
     widths: dict[int, int] = {}  # how many lines have each width
     cut_width = None  # lines were cut at this width, as a star line shows
+    tabbed = 0
     colon = None
     j = start
     while j < n:
         line = lines[j]
+        if "\t" in line:
+            line = expand_tabs(line)  # padding turned into tabs by an editor (`unexpand`)
+            tabbed += 1
         marker = ROW_RE.match(line) if line.lstrip().startswith("*") else None
         if marker:
             if records and marker.group(2) == "1":
@@ -113,6 +117,8 @@ def parse_vertical(
             row = {c: row[c] for c in columns}
         rows.append(row)
     result = ResultSet("vertical", columns, rows, numbers[start], affected_rows=sorted({*cut_rows, *missing}))
+    if tabbed:
+        result.notices.append(f"Turned tabs back into spaces in {plural(tabbed, 'line')} of the vertical output.")
     if joined:
         result.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
     if cut_rows:

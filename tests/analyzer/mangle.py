@@ -114,3 +114,25 @@ def expand_tabs(text: str) -> str:
                 column += display_width(char)
         out.append(expanded)
     return "\n".join(out)
+
+
+def unexpand(text: str) -> str:
+    """Turn runs of spaces that reach a tab stop (every 8 display columns) into tabs, as
+    `unexpand -a` or an editor that keeps tabs does."""
+    out = []
+    for line in text.split("\n"):
+        result = pending = ""
+        column = 0
+        for char in line:
+            if char == " ":
+                pending += " "
+                column += 1
+                if column % 8 == 0:
+                    result += "\t" if len(pending) > 1 else " "
+                    pending = ""
+            else:
+                result += pending + char
+                pending = ""
+                column += display_width(char)
+        out.append(result + pending)
+    return "\n".join(out)

@@ -110,6 +110,7 @@ REPAIRS = {
     "narrow-nbsp": (lambda t: t.replace("  ", " \u202f"), "non-breaking"),
     "zero-width": (lambda t: "\ufeff" + t.replace("|", "|\u200b", 3), "invisible"),
     "double-spaced": (lambda t: t.replace("\n", "\n\n"), "double-spaced"),
+    "spaces-to-tabs": (mangle.unexpand, "tab"),
     "footer": (lambda t: t + "2 rows in set (0.00 sec)\n", "status line"),
     "duplicate": (lambda t: t + "\n" + t, "appears 2 times"),
     "duplicate-one-wrapped": (lambda t: t + "\n" + mangle.mail_wrap(t, 72), "appears 2 times"),
@@ -119,7 +120,7 @@ REPAIRS = {
 @pytest.mark.parametrize("repair", REPAIRS)
 @pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
 def test_line_level_damage_is_repaired_and_reported(render, repair):
-    if render is mangle.batch and repair.endswith("nbsp"):
+    if render is mangle.batch and (repair.endswith("nbsp") or repair == "spaces-to-tabs"):
         pytest.skip("tab-separated output has no padding spaces to replace")
     text = render(CLASSIC, ROWID_FILTER_ROWS)
     damage, word = REPAIRS[repair]
@@ -171,6 +172,8 @@ class TestPrompts:
             ("mysql> ", "explain format=traditional select * from t;", "select * from t"),
             ("MariaDB [db]> ", "ANALYZE SELECT * FROM t\\g", "SELECT * FROM t"),
             ("mysql> ", "DESCRIBE SELECT a FROM t;", "SELECT a FROM t"),
+            (" MySQL  localhost:33060+ ssl  world  SQL > ", "EXPLAIN SELECT * FROM city;", "SELECT * FROM city"),
+            ("root@localhost [test]> ", "EXPLAIN SELECT 2;", "SELECT 2"),
         ],
     )
     def test_prompt_statement_becomes_the_query(self, prompt, statement, query):
