@@ -24,6 +24,8 @@ _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 _SPACE_TABLE = {ord(c): " " for c in _ODD_SPACES} | {ord(c): None for c in _INVISIBLE}
 
 _FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
+_INLINE_OPEN_RE = re.compile(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u2500-\u257f]|id\s)")
+_INLINE_FENCE_RE = re.compile(r"(?<=\S)(?:```|~~~)\s*$")
 _QUOTE_RE = re.compile(r"^(?:> ?)+")
 _LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
 # What a numbered line must start with, after its number, for the numbering to be believed:
@@ -85,16 +87,18 @@ def clean(text: str) -> Cleaned:
     if len(numbers) < len(lines):
         lines = [lines[n - 1] for n in numbers]
     lines, numbers = _drop_fences(lines, numbers, notices)
-    lines, numbers = _undouble(lines, numbers, notices)
     lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
     lines = _dedent(lines, notices, quoted_only=True)  # an indented quote: the quoting comes off next
     lines, margins = _strip_quoting(lines, notices)
-    if _NUMBERED_RE.search(text):
+    if _NUMBERED_RE.search("\n".join(lines)):
         numbered = _strip_line_numbers(lines, numbers, notices)
         if numbered is not lines:
             # Numbers put on quoted lines: the quoting comes off after them.
             lines, more = _strip_quoting(numbered, notices)
             margins = [a + b for a, b in zip(margins, more, strict=True)]
+    kept = _undouble(lines, notices)
+    if kept is not None:
+        lines, numbers, margins = ([seq[i] for i in kept] for seq in (lines, numbers, margins))
     lines = _dedent(lines, notices)
     result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices)
     result.terminal_width = terminal_width(lines, margins)
@@ -132,30 +136,41 @@ def _fix_spaces(text: str, notices: list[str]) -> str:
 
 
 def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Drop markdown fence lines, and fences typed on the first or last line of the paste itself."""
     fences = [i for i, line in enumerate(lines) if line.lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(line)]
+    inline = 0
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if ("```" in line or "~~~" in line) and i not in fences:
+            fixed = _INLINE_FENCE_RE.sub("", _INLINE_OPEN_RE.sub(r"\1", line))
+            if fixed != line:
+                out[i] = fixed
+                inline += 1
+    if inline:
+        notices.append(f"Removed markdown fences typed on the same line as the paste ({plural(inline, 'line')}).")
     if not fences:
-        return lines, numbers
+        return out, numbers
     dropped = set(fences)
     where = ", ".join(str(numbers[i]) for i in fences[:6])
     notices.append(f"Removed markdown code fence lines (line {where}).")
     kept = [i for i in range(len(lines)) if i not in dropped]
-    return [lines[i] for i in kept], [numbers[i] for i in kept]
+    return [out[i] for i in kept], [numbers[i] for i in kept]
 
 
-def _undouble(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
-    """Drop the empty line a chat or word processor put after every line (a double-spaced paste)."""
+def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
+    """The indexes of the lines to keep when a chat or word processor put an empty line after
+    every line (a double-spaced paste), else None."""
     n = len(lines)
     filled = [bool(line.strip()) for line in lines]
     single = [i for i in range(1, n - 1) if not filled[i] and filled[i - 1] and filled[i + 1]]
     content = sum(filled)
     if len(single) < 2 or len(single) < 0.8 * (content - 1):
-        return lines, numbers
+        return None
     notices.append(
         f"Removed the empty line after every line ({plural(len(single), 'line')}): the paste was double-spaced."
     )
     dropped = set(single)
-    kept = [i for i in range(n) if i not in dropped]
-    return [lines[i] for i in kept], [numbers[i] for i in kept]
+    return [i for i in range(n) if i not in dropped]
 
 
 def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:

@@ -108,12 +108,7 @@ def result_sets(
     """Every table, vertical and batch result set in the cleaned lines, in order."""
     found: list[ResultSet] = []
     end = 0
-    for i in [
-        i
-        for i, line in enumerate(lines)
-        if line
-        and (line.lstrip()[:1] in "+|*" or "\t" in line or "|" in line or "select_type" in line or "Warnings:" in line)
-    ]:
+    for i in [i for i, line in enumerate(lines) if line and _may_start(line)]:
         if i < end:
             continue
         line = lines[i]
@@ -122,7 +117,7 @@ def result_sets(
         end = i + 1
         if (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins)
-        elif head == "*" and starts_vertical(line):
+        elif "*****" in line and starts_vertical(line):
             result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif starts_tsv(line):
             result, end = parse_tsv(lines, numbers, i, terminal_width)
@@ -130,6 +125,11 @@ def result_sets(
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _may_start(line: str) -> bool:
+    """A cheap test whether a result set could start on `line` (most lines of a big paste fail it)."""
+    return "|" in line or "+" in line or "*****" in line or "\t" in line or "select_type" in line or "Warnings:" in line
 
 
 def _mark_missing_columns(result: ResultSet) -> None:

@@ -97,15 +97,20 @@ def parse_table(
     first = lines[start]
     indent = len(first) - len(first.lstrip())
     notices: list[str] = []
-    if is_border(first):
-        border, j = _join_border(lines, start, joins)
+    ahead = None if is_border(first) else _border_below(lines, start, indent)
+    if is_border(first) or ahead is not None:
+        # A table whose first border was lost (or only partly selected) takes the one below the header.
+        at = start if ahead is None else ahead
+        border, j = _join_border(lines, at, joins if ahead is None else _Joins())
         closed = border.endswith("+")
         seps = [k for k, c in enumerate(border) if c == "+"]
-        wrap = width(lines[start].rstrip()) + margins[start] if j - start > 1 else None
+        wrap = width(lines[at].rstrip()) + margins[at] if j - at > 1 else None
         frame = _Frame(seps, width(border) if closed else None, wrap, right_open=not closed, cut_edge=not closed)
+        if ahead is not None:
+            j = start
         if not closed:
             notices.append(
-                f"The table border on line {numbers[start]} stops at column {width(border)} without its closing '+': "
+                f"The table border on line {numbers[at]} stops at column {width(border)} without its closing '+': "
                 "the lines were truncated."
             )
     else:
@@ -226,6 +231,18 @@ def _report_joins(joins: _Joins, notices: list[str]) -> None:
         notices.append(
             f"Rejoined {plural(joins.word, 'line')} wrapped at word boundaries (as mail clients do){restored}."
         )
+
+
+def _border_below(lines: list[str], start: int, indent: int) -> int | None:
+    """Index of the border under a header line starting at `lines[start]` (within its wrapped
+    pieces), at the same indentation; None if the table has no borders."""
+    for k in range(start + 1, min(len(lines), start + 12)):
+        line = lines[k]
+        if is_border(line):
+            return k if len(line) - len(line.lstrip()) == indent else None
+        if not line.strip():
+            return None
+    return None
 
 
 def _borderless_frame(header: str, indent: int) -> _Frame | None:

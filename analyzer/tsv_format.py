@@ -34,6 +34,9 @@ def _header_names(line: str) -> list[str] | None:
     """The column names of a batch header line (tabs, or tabs expanded to spaces), else None."""
     if "\t" in line:
         names = [name.strip().lower() for name in line.split("\t")]
+        words = names[0].split()
+        if len(words) > 1 and words[-1] in EXPLAIN_COLUMNS:
+            names[0] = words[-1]  # chat text typed before the header on the same line
     else:
         if _tab_size(line) is None:
             return None
@@ -109,6 +112,8 @@ def parse_tsv(
                 ambiguous.append(numbers[j])
         else:
             line, k = _unwrap(lines, j, count, terminal_width)
+            if origin and not line[:origin].strip():
+                line = line[origin:]  # the header's indentation (a fenced block in a list item)
             fields = line.split("\t")
         wrapped += k - j
         raw.append((line, numbers[j], fields))

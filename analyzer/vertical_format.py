@@ -13,13 +13,19 @@ from analyzer.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet,
 from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
-ROW_RE = re.compile(r"^\s*(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
+ROW_RE = re.compile(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
+def row_marker(line: str) -> re.Match | None:
+    """The `*** N. row ***` marker in `line`, also after chat text typed on the same line."""
+    at = line.find("*****")
+    return None if at < 0 else ROW_RE.match(line, at)
+
+
 def starts_vertical(line: str) -> bool:
-    return line.lstrip().startswith("*****") and ROW_RE.match(line) is not None
+    return row_marker(line) is not None
 
 
 def parse_vertical(
@@ -34,6 +40,8 @@ def parse_vertical(
     record_lines: list[int] = []
     widths: dict[int, int] = {}  # how many lines have each width
     cut_width = None  # lines were cut at this width, as a star line shows
+    cut_marker = None  # line of a row marker the paste stops inside
+    notices: list[str] = []
     tabbed = 0
     colon = None
     j = start
@@ -42,8 +50,11 @@ def parse_vertical(
         if "\t" in line:
             line = expand_tabs(line)  # padding turned into tabs by an editor (`unexpand`)
             tabbed += 1
-        marker = ROW_RE.match(line) if line.lstrip().startswith("*") else None
+        marker = row_marker(line) if "*****" in line else None
         if marker:
+            if marker.start() and line[: marker.start()].strip():
+                lead = line[: marker.start()].strip()
+                notices.append(f"Ignored the text '{lead[:40]}' before the row marker on line {numbers[j]}.")
             if records and marker.group(2) == "1":
                 break
             records.append([])
@@ -58,12 +69,17 @@ def parse_vertical(
                 # Fewer stars after `row` than before, and no more on the next line: cut at this width.
                 cut_width = min(cut_width or marker_width, marker_width)
             continue
+        if records and line.strip() and not line.strip().strip("*"):
+            # Only stars: the paste stops inside the marker of a further row.
+            cut_marker = numbers[j]
+            j += 1
+            break
         if not line.strip():
             # A blank line ends the records unless another record follows it.
             k = j + 1
             while k < n and not lines[k].strip():
                 k += 1
-            if k < n and starts_vertical(lines[k]) and ROW_RE.match(lines[k]).group(2) != "1":
+            if k < n and starts_vertical(lines[k]) and row_marker(lines[k]).group(2) != "1":
                 j = k
                 continue
             break
@@ -116,7 +132,15 @@ def parse_vertical(
         else:
             row = {c: row[c] for c in columns}
         rows.append(row)
-    result = ResultSet("vertical", columns, rows, numbers[start], affected_rows=sorted({*cut_rows, *missing}))
+    result = ResultSet(
+        "vertical", columns, rows, numbers[start], notices=notices, affected_rows=sorted({*cut_rows, *missing})
+    )
+    if cut_marker is not None:
+        result.truncated = True
+        result.notices.append(
+            f"The paste stops inside a '{ROW_MARK}' line (line {cut_marker}): it was truncated and at least "
+            "one more row is missing."
+        )
     if tabbed:
         result.notices.append(f"Turned tabs back into spaces in {plural(tabbed, 'line')} of the vertical output.")
     if joined:
