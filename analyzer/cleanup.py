@@ -67,6 +67,7 @@ class Cleaned:
     query: str | None = None
     warnings: list[str] = field(default_factory=list)
     row_counts: list[tuple[int, int]] = field(default_factory=list)  # (line index, N) of `N rows in set`
+    queries: list[tuple[int, str]] = field(default_factory=list)  # (line index, SQL) of each EXPLAIN typed
     terminal_width: int | None = None  # the width a terminal wrapped lines at, when known
 
     @property
@@ -282,16 +283,21 @@ def _dedent(lines: list[str], notices: list[str], quoted_only: bool = False) -> 
 
 
 def terminal_width(lines: list[str], margins: list[int]) -> int | None:
-    """The width a terminal wrapped the paste at, from a table border split over lines, if any.
+    """The width a terminal wrapped the paste at, if a table border or a `*** N. row ***` line
+    split over two lines shows it.
 
     Quoting counts when it was there before the wrap: then only the first piece carries it.
     """
     for i in range(len(lines) - 1):
         line = lines[i].rstrip()
-        if line.startswith("+-") and not line.endswith("+") and not line.strip("+-"):
-            nxt = lines[i + 1].rstrip()
-            if nxt and not nxt.strip("+-"):
-                return width(lines[i]) + margins[i] - margins[i + 1]
+        nxt = lines[i + 1].rstrip()
+        if not nxt:
+            continue
+        border = line.startswith("+-") and not line.strip("+-") and not nxt.strip("+-")
+        if border and (not line.endswith("+") or nxt[0] == "-"):
+            return width(lines[i]) + margins[i] - margins[i + 1]
+        if ". row " in line and line.lstrip()[:5] == "*****" and not nxt.strip("*"):
+            return width(lines[i]) + margins[i] - margins[i + 1]
     return None
 
 
@@ -322,10 +328,12 @@ def statement_query(statement: str) -> str | None:
 
 
 def _take_prompts(result: Cleaned) -> None:
-    """Blank out prompt lines and their statement's continuation lines; keep the first EXPLAIN's SQL."""
+    """Blank out prompt lines and their statement's continuation lines; keep the EXPLAIN's SQL.
+
+    A statement the client answered with an `ERROR` line is not the query of the output.
+    """
     lines = result.lines
     n = len(lines)
-    wrap_width = None
     prompts = 0
     j = 0
     candidates = [i for i, line in enumerate(lines) if ">" in line or line.lstrip()[:1] in "EeAaDd"]
@@ -337,40 +345,63 @@ def _take_prompts(result: Cleaned) -> None:
         bare = None if match or line.lstrip()[:1] not in "EeAaDd" else _BARE_STATEMENT_RE.match(line)
         if not match and not bare:
             continue
-        if wrap_width is None:
-            wrap_width = result.terminal_width or 0
-        parts = [line[match.end() :] if match else line.strip()]
-        previous = line
+        pieces = [(line[match.end() :] if match else line.strip(), "first")]
         lines[i] = ""
         j = i + 1
-        while j < n and j - i < 500 and not _TERMINATOR_RE.search(parts[-1]):
+        while j < n and j - i < 500 and not _ended(pieces):
             nxt = lines[j]
             cont = _CONTINUATION_RE.match(nxt) if match else None
             if cont:
-                parts.append(" " + nxt[cont.end() :])
+                pieces.append((nxt[cont.end() :], "typed"))
             elif not nxt.strip() or _OUTPUT_LINE_RE.match(nxt) or _PROMPT_RE.match(nxt) or "\t" in nxt:
                 break
-            elif match:
-                # A prompt line the terminal wrapped: the lost trailing spaces fill up to its width.
-                gap = _prompt_gap(previous, result.margins[j - 1] - result.margins[j], nxt, wrap_width)
-                cut_at = width(previous) + result.margins[j - 1] - result.margins[j] + gap
-                if cut_at == wrap_width or cut_at in USUAL_TERMINAL_WIDTHS:
-                    result.terminal_width = result.terminal_width or cut_at
-                parts.append(" " * gap + nxt)
             else:
-                parts.append(" " + nxt)
-            previous = nxt
+                pieces.append((nxt, "wrapped" if match else "typed"))
             lines[j] = ""
             j += 1
         if match:
             prompts += 1
-        query = statement_query("".join(parts))
-        if query and result.query is None:
-            result.query = query
-            if not match:
-                result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
+        statement = _join_statement(result, i, line, pieces)
+        query = statement_query(statement)
+        after = next((k for k in range(j, min(n, j + 5)) if lines[k].strip()), None)
+        if query and (after is None or not lines[after].lstrip().startswith("ERROR")):
+            result.queries.append((i, query))
+            if result.query is None:
+                result.query = query
+                if not match:
+                    result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
     if prompts:
         result.notices.append(f"Removed {plural(prompts, 'client prompt')} and the statements typed there.")
+
+
+def _ended(pieces: list[tuple[str, str]]) -> bool:
+    """True when the statement ends with `;`, `\\G` or `\\g` (which a wrap may have split)."""
+    tail = (pieces[-2][0][-2:] if len(pieces) > 1 else "") + pieces[-1][0]
+    return _TERMINATOR_RE.search(tail) is not None
+
+
+def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[tuple[str, str]]) -> str:
+    """The statement typed at the prompt on line `start`, from its pieces: `typed` ones after a
+    continuation prompt (or a line break) join with a space, `wrapped` ones put back what the
+    terminal or mail client dropped. The terminal's width is the one the cleanup saw, else the
+    width two or more wrapped lines share."""
+    physical = [prompt_line] + [text for text, _ in pieces[1:]]
+    widths = [width(text) + result.margins[start + k] for k, text in enumerate(physical[:-1])]
+    wrap_width = result.terminal_width
+    if not wrap_width and len(widths) > 1 and widths.count(max(widths)) > 1:
+        wrap_width = max(widths)
+    statement = pieces[0][0]
+    for k, (text, kind) in enumerate(pieces[1:], 1):
+        if kind == "typed":
+            statement += " " + text
+            continue
+        margin = result.margins[start + k - 1] - result.margins[start + k]
+        gap = _prompt_gap(physical[k - 1], margin, text, wrap_width or 0)
+        cut_at = width(physical[k - 1]) + margin + gap
+        if cut_at == wrap_width or cut_at in USUAL_TERMINAL_WIDTHS:
+            result.terminal_width = result.terminal_width or cut_at
+        statement += " " * gap + text
+    return statement
 
 
 def _take_footers(result: Cleaned) -> None:

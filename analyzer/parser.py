@@ -94,7 +94,7 @@ def _parse(text: str) -> Plan:
         format=chosen.format,
         columns=chosen.columns,
         rows=chosen.rows,
-        query=cleaned.query,
+        query=_query_for(chosen, cleaned.queries) or cleaned.query,
         warnings=warnings,
         notices=notices,
         truncated=chosen.truncated,
@@ -125,6 +125,12 @@ def result_sets(
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
+    """The EXPLAIN statement typed last before the result set, if any."""
+    before = [query for at, query in queries if at < result.start]
+    return before[-1] if before else None
 
 
 def _may_start(line: str) -> bool:
