@@ -24,11 +24,8 @@ def is_htmx(request: HttpRequest) -> bool:
 
 
 def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
-    """The template context for a paste, and the status code a full page answers with.
-
-    Shared with the pastebin's hand-off view: `analysis` (the API dict) or `error` (and
-    `error_line` when the parser knows it).
-    """
+    """The template context for a paste, and the status code a full page answers with:
+    `analysis` (the API dict), or `error` (and `error_line` when the parser knows it)."""
     context: dict = {"raw_explain": explain, "analysis": None, "error": None, "error_line": None}
     if not explain.strip():
         context["error"] = EMPTY_PASTE
