@@ -130,7 +130,7 @@ def highlight_query(query: str, tables: dict[str, int] | None = None) -> str:
             links[j] = tables[name]
     out = []
     for i, (ttype, value) in enumerate(tokens):
-        span = _spans([(ttype, value)])
+        span = _span(css_class(ttype), value)
         if i in links:
             span = f'<a class="table-link" href="#row-{links[i]}">{span}</a>'
         out.append(span)
