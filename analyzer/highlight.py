@@ -377,7 +377,13 @@ class _LexState:
             yield Token.Punctuation, m.group(3)
             if m.group(4):
                 yield Space, m.group(4)
-            yield from _value_tokens(m.group(2).strip().lower(), m.group(5))
+            value = m.group(5)
+            if value.startswith("-> "):  # `EXPLAIN: -> …`: FORMAT=TREE printed with \G
+                yield Token.Operator, "->"
+                yield Space, " "
+                yield from _tree_tokens(value[3:])
+            else:
+                yield from _value_tokens(m.group(2).strip().lower(), value)
             return
         yield from _text_tokens(body)
 

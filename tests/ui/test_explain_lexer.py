@@ -100,6 +100,18 @@ def test_tree_format():
     assert of_type(text, T.Comment) == ["(never executed)"]
 
 
+def test_tree_printed_as_vertical_output():
+    text = (
+        "*************************** 1. row ***************************\n"
+        "EXPLAIN: -> Table scan on t1  (cost=1.35 rows=6)\n"
+        "1 row in set (0.00 sec)\n"
+    )
+    assert of_type(text, T.Generic.Heading) == ["EXPLAIN"]
+    assert of_type(text, T.Name.Builtin.Term.Bad) == ["Table scan"]
+    assert "1.35" in of_type(text, T.Literal.Number)
+    assert "".join(v for _, _, v in ExplainLexer().get_tokens_unprocessed(text)) == text
+
+
 def test_term_classes_follow_html_formatter_naming():
     assert css_class(T.Name.Builtin.Term.Bad) == "nb-Term-Bad"
     assert css_class(T.Keyword.Constant) == "kc"
