@@ -114,9 +114,11 @@ def parse_table(
                 "the lines were truncated."
             )
     else:
-        frame = _borderless_frame(first, indent)
+        frame = _borderless_frame(_unwrapped_header(lines, start, indent), indent)
         if frame is None:
             return None, start + 1
+        if frame.total is not None and width(first.rstrip()) < frame.total:
+            frame.wrap = width(first)  # the header was cut at the terminal's width
         j = start
         notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
     if len(frame.seps) > MAX_COLUMNS:
@@ -243,6 +245,25 @@ def _border_below(lines: list[str], start: int, indent: int) -> int | None:
         if not line.strip():
             return None
     return None
+
+
+def _unwrapped_header(lines: list[str], start: int, indent: int) -> str:
+    """A `|` header line with the pieces a terminal cut off it (lines not starting with `|`),
+    each earlier piece padded back to the first one's width."""
+    header = lines[start]
+    if header[indent : indent + 1] != "|":
+        return header.rstrip()  # no outer border: rows do not start with `|` either
+    wrap = width(header)
+    k = start + 1
+    while (
+        k < len(lines)
+        and lines[k].strip()
+        and (lines[k][indent : indent + 1] != "|" or not header.rstrip().endswith("|"))
+        and not is_border(lines[k])
+    ):
+        header += " " * ((-width(header)) % wrap) + lines[k]
+        k += 1
+    return header.rstrip()
 
 
 def _borderless_frame(header: str, indent: int) -> _Frame | None:

@@ -68,6 +68,14 @@ def test_wrapped_table_parses_like_the_clean_one(table, wrap, width):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("strip", [True, False], ids=["stripped", "kept-spaces"])
+@pytest.mark.parametrize("table", ["rowid-filter", "mysql8", "cjk"])
+def test_wrapped_table_without_border_lines(table, strip, width):
+    clean = "\n".join(line for line in TABLES[table].split("\n") if not line.startswith("+"))
+    _same(parse(mangle.terminal_wrap(clean, width, strip)), parse(TABLES[table]))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("wrap", ["terminal", "mail"])
 @pytest.mark.parametrize("rows", [ROWID_FILTER_ROWS, CJK_ROWS, MYSQL8_ROWS], ids=["rowid", "cjk", "mysql8"])
 def test_wrapped_vertical_parses_like_the_clean_one(rows, wrap, width):
