@@ -31,6 +31,11 @@ def test_paste_preview_save_tooltip_glossary_and_delete(open_page, trouble):
     expect(page.locator("#result .analysis")).to_be_visible()  # live preview, nothing saved yet
     expect(page.locator("#result table.plan tbody tr")).to_have_count(2)
     assert page.url.endswith("/")
+    # The Analyze button shows the analysis in place too, with the query now highlighted.
+    page.locator("#id_query").fill("SELECT 1 FROM e JOIN d")
+    page.get_by_role("button", name="Analyze").click()
+    expect(page.locator("#result pre.sql")).to_have_text("SELECT 1 FROM e JOIN d")
+    assert page.url.endswith("/")
     page.locator("#id_title").fill("Join after the e-mail mangled it")
     with page.expect_navigation():
         page.get_by_role("button", name="Save & share").click()
