@@ -75,3 +75,12 @@ def test_compare_unknown_or_gone_explains(client):
     b = save(client, AFTER, "after")
     assert client.post(f"/e/{b}/delete/").status_code == 302
     assert client.get(f"/compare/{a}/{b}/").status_code == 410
+
+
+def test_side_by_side_sections_nest_under_before_and_after(client):
+    a, b = save(client, BEFORE, "before"), save(client, AFTER, "after")
+    doc = parse(client.get(f"/compare/{a}/{b}/").content)
+    sides = doc.find_all("section", cls="side")
+    assert [s.find_all("h2")[0].text for s in sides] == ["Before", "After"]
+    for side in sides:
+        assert len(side.find_all("h2")) == 1 and "Plan" in [h.text for h in side.find_all("h3")]
