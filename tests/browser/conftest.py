@@ -29,7 +29,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parent.parent.parent / "docs" / "screenshots"
+# Where the README's screenshots are written; SCREENSHOT_DIR sends them elsewhere (to keep a
+# working tree clean, since dates and ports in them change from run to run).
+SCREENSHOTS = Path(
+    os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parent.parent.parent / "docs" / "screenshots"
+)
 
 
 @dataclass
