@@ -114,11 +114,9 @@ def parse_table(
                 "the lines were truncated."
             )
     else:
-        frame = _borderless_frame(_unwrapped_header(lines, start, indent), indent)
+        frame = _borderless_wrapped_frame(lines, start, indent, margins)
         if frame is None:
             return None, start + 1
-        if frame.total is not None and width(first.rstrip()) < frame.total:
-            frame.wrap = width(first)  # the header was cut at the terminal's width
         j = start
         notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
     if len(frame.seps) > MAX_COLUMNS:
@@ -247,23 +245,53 @@ def _border_below(lines: list[str], start: int, indent: int) -> int | None:
     return None
 
 
-def _unwrapped_header(lines: list[str], start: int, indent: int) -> str:
-    """A `|` header line with the pieces a terminal cut off it (lines not starting with `|`),
-    each earlier piece padded back to the first one's width."""
+def _borderless_wrapped_frame(lines: list[str], start: int, indent: int, margins: list[int]) -> _Frame | None:
+    """The frame of a table without `+---+` lines, from its header, which a terminal may have
+    cut into pieces. The cut width is not known (pieces may have lost trailing spaces), so the
+    widths from the first piece's up are tried: the right one lines up the header and joins
+    the first rows at that width without any other gap."""
+    # Every line was cut at the same width: the widest first piece is closest to it.
+    block = lines[start : start + 40]
+    first_width = max((width(line) for line in block if line[indent : indent + 1] == "|"), default=width(lines[start]))
+    best = None
+    for wrap in range(first_width, first_width + 9):
+        header, after = _unwrapped_header(lines, start, indent, wrap)
+        frame = _borderless_frame(header, indent)
+        if frame is None or after == start + 1:
+            return frame  # not wrapped
+        if not _aligned(header, 0, frame.seps):
+            continue  # a `|` without its spaces: the pieces were joined at the wrong width
+        frame.wrap = wrap
+        joins = _Joins()
+        bad = 0
+        j = after
+        while j < len(lines) and j < after + 12 and lines[j][indent : indent + 1] == "|":
+            text, j = _assemble(lines, j, frame, joins, margins)
+            bad += not _split(text, frame, False)[1]
+        score = (bad, joins.word)
+        if best is None or score < best[0]:
+            best = (score, frame)
+    return best[1] if best else _borderless_frame(_unwrapped_header(lines, start, indent, first_width)[0], indent)
+
+
+def _unwrapped_header(lines: list[str], start: int, indent: int, wrap: int) -> tuple[str, int]:
+    """A `|` header line with the pieces a terminal cut off it at `wrap` columns, and the index
+    after them. A piece follows while the header has not reached its closing `|` or the next
+    line does not start with one."""
     header = lines[start]
-    if header[indent : indent + 1] != "|":
-        return header.rstrip()  # no outer border: rows do not start with `|` either
-    wrap = width(header)
     k = start + 1
+    if header[indent : indent + 1] != "|":
+        return header.rstrip(), k  # no outer border: rows do not start with `|` either
     while (
         k < len(lines)
         and lines[k].strip()
         and (lines[k][indent : indent + 1] != "|" or not header.rstrip().endswith("|"))
         and not is_border(lines[k])
     ):
+        header = header.rstrip()
         header += " " * ((-width(header)) % wrap) + lines[k]
         k += 1
-    return header.rstrip()
+    return header.rstrip(), k
 
 
 def _borderless_frame(header: str, indent: int) -> _Frame | None:
