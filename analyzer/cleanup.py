@@ -25,7 +25,7 @@ _SPACE_TABLE = {ord(c): " " for c in _ODD_SPACES} | {ord(c): None for c in _INVI
 
 _FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
 _INLINE_OPEN_RE = re.compile(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u2500-\u257f]|id\s)")
-_INLINE_FENCE_RE = re.compile(r"(?<=\S)(?:```|~~~)\s*$")
+_INLINE_FENCE_RE = re.compile(r"(?<=\S)([ \t]*)(?:```|~~~)\s*$")
 _QUOTE_RE = re.compile(r"^(?:> ?)+")
 _LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
 # What a numbered line must start with, after its number, for the numbering to be believed:
@@ -88,6 +88,10 @@ def clean(text: str) -> Cleaned:
     if len(numbers) < len(lines):
         lines = [lines[n - 1] for n in numbers]
     lines, numbers = _drop_fences(lines, numbers, notices)
+    kept = _undouble(lines, notices)
+    undoubled = kept is not None
+    if kept is not None:
+        lines, numbers = [lines[i] for i in kept], [numbers[i] for i in kept]
     lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
     lines = _dedent(lines, notices, quoted_only=True)  # an indented quote: the quoting comes off next
     lines, margins = _strip_quoting(lines, notices)
@@ -97,7 +101,8 @@ def clean(text: str) -> Cleaned:
             # Numbers put on quoted lines: the quoting comes off after them.
             lines, more = _strip_quoting(numbered, notices)
             margins = [a + b for a, b in zip(margins, more, strict=True)]
-    kept = _undouble(lines, notices)
+    # Quoted or numbered lines hid the empty ones from the first look.
+    kept = None if undoubled else _undouble(lines, notices)
     if kept is not None:
         lines, numbers, margins = ([seq[i] for i in kept] for seq in (lines, numbers, margins))
     lines = _dedent(lines, notices)
@@ -143,7 +148,7 @@ def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tu
     out = list(lines)
     for i, line in enumerate(lines):
         if ("```" in line or "~~~" in line) and i not in fences:
-            fixed = _INLINE_FENCE_RE.sub("", _INLINE_OPEN_RE.sub(r"\1", line))
+            fixed = _INLINE_FENCE_RE.sub(r"\1", _INLINE_OPEN_RE.sub(r"\1", line))
             if fixed != line:
                 out[i] = fixed
                 inline += 1

@@ -81,7 +81,7 @@ def starts_table(lines: list[str], i: int) -> bool:
         return True
     if s.startswith("|"):
         return True
-    return " | " in line and is_explain_header([c.strip().lower() for c in line.split("|")])
+    return line.count(" | ") >= 4 and is_explain_header([c.strip().lower() for c in line.split("|")])
 
 
 def parse_table(

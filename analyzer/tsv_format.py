@@ -89,7 +89,7 @@ def parse_tsv(
     raw: list[tuple[str, int, list[str]]] = []  # (line, its number, fields)
     while j < len(lines):
         line = lines[j]
-        if not line.strip() and not expanded and not raw and _row_follows(lines, j + 1, count):
+        if not line.strip() and not raw and _row_follows(lines, j + 1, count, expanded):
             j += 1  # an empty line between the header and the row (a double-spaced paste)
             continue
         has_tab = "\t" in line
@@ -187,9 +187,13 @@ def _shared_width(lines: list[str], start: int) -> int | None:
     return widest if widths.count(widest) > 1 and widest >= 40 else None
 
 
-def _row_follows(lines: list[str], index: int, count: int) -> bool:
-    """True when `lines[index]` is a batch row with the header's number of fields."""
-    return index < len(lines) and lines[index].count("\t") == count - 1 and not starts_tsv(lines[index])
+def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bool:
+    """True when `lines[index]` looks like a batch row of this header (tabs expanded or not)."""
+    if index >= len(lines) or not lines[index].strip() or starts_tsv(lines[index]):
+        return False
+    if expanded:
+        return "\t" not in lines[index] and lines[index][:1] != " "
+    return lines[index].count("\t") == count - 1
 
 
 def _more_names(piece: str) -> bool:
