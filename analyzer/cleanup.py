@@ -10,6 +10,7 @@ keeps each line's number in the original paste for messages.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections import Counter
@@ -165,18 +166,26 @@ def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tu
 
 def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
     """The indexes of the lines to keep when a chat or word processor put an empty line after
-    every line (a double-spaced paste), else None."""
-    n = len(lines)
-    filled = [bool(line.strip()) for line in lines]
-    single = [i for i in range(1, n - 1) if not filled[i] and filled[i - 1] and filled[i + 1]]
-    content = sum(filled)
-    if len(single) < 2 or len(single) < 0.8 * (content - 1):
+    every line (a double-spaced paste), else None. Then every gap between two filled lines is
+    odd: one empty line, or three where the paste had one of its own (one is kept)."""
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    gaps = [b - a - 1 for a, b in itertools.pairwise(filled)]
+    singles = gaps.count(1)
+    odd = sum(gap % 2 for gap in gaps)
+    if singles < 2 or odd < 0.8 * len(gaps):
         return None
-    notices.append(
-        f"Removed the empty line after every line ({plural(len(single), 'line')}): the paste was double-spaced."
-    )
-    dropped = set(single)
-    return [i for i in range(n) if i not in dropped]
+    notices.append(f"Removed the empty line after every line ({plural(singles, 'line')}): the paste was double-spaced.")
+    kept = []
+    run: list[int] = []
+    for i, line in enumerate(lines):
+        if line.strip():
+            kept.extend(run[: len(run) // 2])
+            run = []
+            kept.append(i)
+        else:
+            run.append(i)
+    kept.extend(run[: len(run) // 2])
+    return kept
 
 
 def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:

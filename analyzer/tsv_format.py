@@ -74,8 +74,9 @@ def parse_tsv(
     wrapped = 0
     if expanded and not terminal_width:
         terminal_width = _shared_width(lines, start)
-    while expanded and j < len(lines) and _cut_by_terminal(lines[j - 1], terminal_width) and _more_names(lines[j]):
-        if _header_names(header + lines[j]) is None:
+    while expanded and j < len(lines) and _cut_by_terminal(lines[j - 1], terminal_width) and lines[j].strip():
+        names = _header_names(header + lines[j])
+        if names is None or not EXPLAIN_COLUMNS.issuperset(names):
             break
         header += lines[j]  # a header a terminal cut: the pieces keep their tab stops
         wrapped += 1
@@ -194,12 +195,6 @@ def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bo
     if expanded:
         return "\t" not in lines[index] and lines[index][:1] != " "
     return lines[index].count("\t") == count - 1
-
-
-def _more_names(piece: str) -> bool:
-    """True when a line holds only EXPLAIN column names: the rest of a wrapped header."""
-    words = piece.lower().split()
-    return bool(words) and all(word in EXPLAIN_COLUMNS for word in words)
 
 
 def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
