@@ -156,6 +156,71 @@ def test_row_out_of_line_in_an_aligned_table_is_damage_not_data():
     assert plan.affected_rows == [1]
 
 
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+def test_fences_typed_on_the_paste_lines(render):
+    text = render(CLASSIC, ROWID_FILTER_ROWS)
+    plan = parse("```mysql\n" + text.rstrip("\n") + "```\n")
+    _same(plan, parse(text))
+
+
+@pytest.mark.parametrize("render", [mangle.vertical, mangle.batch], ids=["vertical", "tsv"])
+def test_chat_on_the_first_line_of_the_paste(render):
+    text = render(CLASSIC, CJK_ROWS)
+    _same(parse("explain output: " + text), parse(text))
+
+
+@pytest.mark.parametrize("style", ["{n} | ", "{n}. "])
+def test_numbered_then_quoted(style):
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    _same(parse(mangle.quote(mangle.number_lines(text, style))), parse(text))
+
+
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical], ids=["table", "vertical"])
+def test_quoted_and_numbered_double_spaced(render):
+    text = render(CLASSIC, ROWID_FILTER_ROWS)
+    doubled = text.replace("\n", "\n\n")
+    _same(parse(mangle.quote(doubled)), parse(text))
+    _same(parse(mangle.number_lines(doubled, "{n:03d} ")), parse(text))
+
+
+def test_selection_starting_inside_the_first_border():
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    plan = parse(mangle.terminal_wrap(text, 100)[6:])
+    _same(plan, parse(text))
+
+
+def test_vertical_paste_cut_inside_a_row_marker():
+    text = mangle.vertical(CLASSIC, CJK_ROWS)
+    cut = text[: text.index("2. row") - 10]
+    plan = parse(cut)
+    assert plan.truncated
+    assert len(plan.rows) == 1
+    assert plan.rows[0]["extra"] == "Using where"
+    assert any("truncated" in n for n in plan.notices)
+
+
+def test_query_of_a_failed_statement_is_not_used():
+    table = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    text = (
+        "mysql> EXPLAN SELECT * FROM t;\nERROR 1064 (42000): You have an error in your SQL syntax\n"
+        "mysql> EXPLAIN SELECT * FROM t WHERE a = 1;\n" + table
+    )
+    assert parse(text).query == "SELECT * FROM t WHERE a = 1"
+
+
+def test_query_closest_before_the_chosen_result():
+    table = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    text = "mysql> EXPLAIN SELECT 1;\nEmpty set (0.00 sec)\n\nmysql> EXPLAIN SELECT * FROM t;\n" + table
+    assert parse(text).query == "SELECT * FROM t"
+
+
+def test_prompt_wrapped_at_an_unusual_width():
+    sql = "SELECT o.id, c.email FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.total > 100"
+    text = mangle.terminal_wrap("MariaDB [shop]> EXPLAIN " + sql + "\\G", 60)
+    text += "\n" + mangle.terminal_wrap(mangle.vertical(CLASSIC, ROWID_FILTER_ROWS), 60)
+    assert parse(text).query == sql
+
+
 def test_chat_around_the_paste_is_ignored():
     text = "hi all, my query is slow | any idea?\n\n" + mangle.box(CLASSIC, CJK_ROWS) + "\nthanks!! +1\n"
     _same(parse(text), parse(mangle.box(CLASSIC, CJK_ROWS)))
