@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 WEB_CONCURRENCY ?= 2
 
-.PHONY: venv setup run serve test lint bench clean
+.PHONY: venv setup run serve test lint bench screenshots clean
 
 # The venv is rebuilt only when the requirements change.
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -39,6 +39,12 @@ test: venv lint
 
 bench: venv
 	$(PY) bench/run.py
+	$(PY) bench/json_tree_readers.py
+	$(PY) bench/render_bench.py
+
+# Refresh the README's screenshots (needs Chromium).
+screenshots: venv
+	SCREENSHOT_DIR=docs/screenshots $(VENV)/bin/pytest tests/browser/test_screenshots.py -q
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) staticfiles build .pytest_cache .ruff_cache .hypothesis

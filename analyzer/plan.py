@@ -83,6 +83,7 @@ class Analysis:
             "query": p.query,
             "warnings": list(p.warnings),
             "truncated": p.truncated,
+            "affected_rows": list(p.affected_rows),
             "annotations": [a.__dict__.copy() for a in self.annotations],
             "findings": [f.__dict__.copy() for f in self.findings],
             "notices": list(p.notices),
