@@ -1,11 +1,16 @@
 """Line-level repairs of a pasted EXPLAIN, before any format is recognised.
 
 `clean(text)` undoes what editors, mail clients, chats and terminal sessions do to a paste:
-line endings, non-breaking spaces, markdown fences, `> ` quoting, line numbers, uniform
-indentation, client prompts (whose statement becomes the query) and result footers.
-Every repair is reported as a sentence in `Cleaned.notices`. Removed lines are replaced by
-empty lines so result sets printed one after the other stay apart, and `Cleaned.numbers`
-keeps each line's number in the original paste for messages.
+line endings, non-breaking and invisible spaces, markdown fences (also typed on the paste's
+own lines), double spacing, `> ` quoting (also split off a line by a mail client), line
+numbers, uniform indentation, client prompts (whose statement becomes the query) and the
+client's status lines. Every repair is reported as a sentence in `Cleaned.notices`.
+
+Lines are only dropped where a repair joins or removes them (`Cleaned.numbers` keeps each
+line's number in the original paste, for messages); prompt and status lines become empty
+lines, so result sets printed one after the other stay apart. `Cleaned.margins` keeps the
+width of the quoting taken off each line, which the table reader needs to rejoin lines a
+terminal wrapped after the quoting was there.
 """
 
 from __future__ import annotations
@@ -29,9 +34,9 @@ _INLINE_OPEN_RE = re.compile(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u250
 _INLINE_FENCE_RE = re.compile(r"(?<=\S)([ \t]*)(?:```|~~~)\s*$")
 _QUOTE_RE = re.compile(r"^(?:> ?)+")
 _LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
+_NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)  # two numbered lines
 # What a numbered line must start with, after its number, for the numbering to be believed:
 # the start of some EXPLAIN output, so that TSV rows starting with ids 1, 2, 3 are left alone.
-_NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)
 _OUTPUT_START_RE = re.compile(r"^\s*(?:[+|*{>]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
 
 _PROMPT_RE = re.compile(

@@ -9,6 +9,11 @@ width and may drop the trailing spaces of each piece; a mail client wraps at a s
 drop that space. Lines that stay short of the border width (or a border without its closing
 `+`) mean the paste was cut: the cut cell keeps its visible start followed by `CUT` (`…`),
 missing cells are `CUT` alone, and the rows are reported as truncated.
+
+Without a first border (a partial selection) the border under the header is the frame;
+without any border the header's `|` signs are (its wrap width found by trying); a table
+whose spaces were collapsed, or a markdown table, is split at the `|` signs that have a
+space beside them.
 """
 
 from __future__ import annotations
@@ -189,7 +194,7 @@ def parse_table(
             damaged_lines.append(numbers[at])
         rows.append({name: value(cell) for name, cell in zip(columns, cells, strict=False)})
 
-    _report_joins(joins, notices)
+    _report_joins(joins, notices, frame.wrap)
     if loose:
         notices.append(
             f"Split {plural(loose, 'line')} that do not line up with the table's columns at their '|' signs "
@@ -223,9 +228,9 @@ def _row_words(indices: list[int]) -> str:
     return "Rows " + ", ".join(str(i + 1) for i in indices[:8]) + (" and more" if len(indices) > 8 else "") + " are"
 
 
-def _report_joins(joins: _Joins, notices: list[str]) -> None:
+def _report_joins(joins: _Joins, notices: list[str], wrap: int | None) -> None:
     if joins.terminal:
-        notices.append(f"Rejoined {plural(joins.terminal, 'line')} hard-wrapped at {joins.wrap} columns.")
+        notices.append(f"Rejoined {plural(joins.terminal, 'line')} hard-wrapped at {joins.wrap or wrap} columns.")
     if joins.word:
         restored = f"; put back {plural(joins.spaces, 'lost space')}" if joins.spaces else ""
         notices.append(

@@ -1,9 +1,12 @@
 """Batch output (`mysql -B`): a header line, then one line per row, fields separated by tabs.
 
-Also reads it after an editor or a chat expanded the tabs into spaces (tab stops every 8
-columns): a field then starts at a tab stop right after spaces, and the header's field count
-tells how many fields each row has, so values with single spaces (`Using index condition`)
-survive. mysql-test `.result` files add `Warnings:` followed by `Note<TAB>1003<TAB>…` lines.
+Also reads it after an editor or a terminal expanded the tabs into spaces (tab stops every 8
+columns, or 4): a field then starts at a tab stop right after spaces, and the header's field
+count tells how many fields each row has, so values with single spaces (`Using index
+condition`) survive. Rows a mail client wrapped (at a space it dropped) or a terminal cut
+(at its width) are rejoined. mysql-test `.result` files add `Warnings:` followed by
+`Note<TAB>1003<TAB>…` lines; `mysql -B` prints a following result set (SHOW WARNINGS) right
+after the rows, header first.
 """
 
 from __future__ import annotations
