@@ -329,9 +329,10 @@ def _prompt_gap(previous: str, margin: int, nxt: str, wrap_width: int) -> int:
     at a space and dropped that space.
     """
     used = width(previous) + margin
+    wide_next = width(nxt[:1]) == 2  # a wide character that did not fit went whole to the next line
     for terminal in (wrap_width, *USUAL_TERMINAL_WIDTHS):
         if terminal and used in (terminal, terminal - 1):
-            return terminal - used
+            return 0 if wide_next else terminal - used
     if previous.endswith(" ") or nxt.startswith(" "):
         return 0
     return 1

@@ -102,6 +102,8 @@ def parse_table(
     first = lines[start]
     indent = len(first) - len(first.lstrip())
     notices: list[str] = []
+    if is_border(first) and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
+        return None, start + 1  # the rest of a first border that was only partly selected
     ahead = None if is_border(first) else _border_below(lines, start, indent)
     if is_border(first) or ahead is not None:
         # A table whose first border was lost (or only partly selected) takes the one below the header.

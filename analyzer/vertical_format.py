@@ -177,7 +177,9 @@ def _unwrap(text: str, first_width: int, pieces: list[str], terminal: int | None
     previous_width = first_width
     for piece in pieces:
         spaced = text.endswith(" ") or piece.startswith(" ")
-        cut = previous_width == terminal or previous_width in USUAL_TERMINAL_WIDTHS
+        # A wide character that did not fit in the last column went whole to the next line.
+        reach = previous_width + (width(piece[:1]) == 2)
+        cut = reach == terminal or reach in USUAL_TERMINAL_WIDTHS
         text += piece if (spaced or cut) else " " + piece
         previous_width = width(piece)
     return text
