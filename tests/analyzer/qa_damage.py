@@ -411,6 +411,16 @@ def cut_tail(text: str) -> str:
     return text[:at]
 
 
+def html_entities(text: str) -> str:
+    """`&`, `<` and `>` written as HTML entities (text copied from a page's source or a feed)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def cr_crlf(text: str) -> str:
+    """Line endings converted to CRLF twice (`\r\r\n`), as a second Windows round trip leaves them."""
+    return text.replace("\n", "\r\r\n")
+
+
 # --- the expected parse -----------------------------------------------------------------------
 
 
@@ -660,6 +670,9 @@ COMBOS = {
         "fence_inline_close",
         "list_item_fence",
         "inline_lead",
+        "no_rules+mail72",
+        "collapse_spaces+mail76",
+        "cr_crlf",
     ],
     "vertical": [
         "lineno_dot+quote",
@@ -739,6 +752,8 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "fence_inline_close": fence_inline_close,
         "list_item_fence": list_item_fence,
         "cut_tail": cut_tail,
+        "html_entities": html_entities,
+        "cr_crlf": cr_crlf,
     }
     if step in simple:
         return simple[step](text)
