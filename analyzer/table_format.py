@@ -131,6 +131,7 @@ def parse_table(
 
     sections: list[list[tuple[str, int]]] = [[]]
     borders = 1 if is_border(first) else 0
+    squeezed = None  # the first line does not line up with the border: spaces were collapsed
     while j < n:
         line = lines[j]
         s = line.rstrip()
@@ -159,6 +160,18 @@ def parse_table(
         if frame.left_open and "|" not in s:
             break
         row_text, k = _assemble(lines, j, frame, joins, margins)
+        if squeezed is None:
+            squeezed = frame.total is not None and not _aligned(row_text, 0, frame.seps)
+        if squeezed:
+            # Spaces collapsed, so the border cannot guide the rejoining: a line continues while
+            # it holds fewer cells than the border has columns (at the space a mail client dropped).
+            while k < n and lines[k].strip() and not is_border(lines[k]):
+                cells = _loose_cells(row_text, frame)
+                if cells is not None and len(cells) >= len(frame.seps) - 1:
+                    break
+                row_text = row_text.rstrip() + " " + lines[k].strip()
+                joins.word += 1
+                k += 1
         sections[-1].append((row_text, j))
         j = k
 

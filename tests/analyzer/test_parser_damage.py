@@ -148,6 +148,13 @@ def test_collapsed_spaces(render):
         assert any("do not line up" in n for n in plan.notices)
 
 
+@pytest.mark.parametrize("width", [60, 72, 76])
+@pytest.mark.parametrize("table", ["rowid-filter", "mysql8", "cjk"])
+def test_collapsed_spaces_then_mail_wrap(table, width):
+    collapsed = re.sub(" {2,}", " ", TABLES[table])
+    _same(parse(mangle.mail_wrap(collapsed, width)), parse(TABLES[table]))
+
+
 def test_row_out_of_line_in_an_aligned_table_is_damage_not_data():
     lines = mangle.box(CLASSIC, ROWID_FILTER_ROWS).splitlines()
     lines[4] = lines[4].replace("| eq_ref ", "| ", 1)  # a cell emptied: the row no longer lines up
