@@ -25,21 +25,10 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
     "cte_recursive.json.json_batch.quote+wrap80": "B4",
-    "exists_firstmatch.plain.table.collapse_spaces+mail76": "B22",
     "in_subquery.json.json_batch.wrap80": "B4",
-    "index_merge_union.plain.table.collapse_spaces+mail76": "B22",
-    "insert_select.an.table.collapse_spaces+mail76": "B22",
     "join3.ext.table.no_rules+mail72": "B21",
     "left_not_exists.an.transcript80_wrapped.mail72+quote": "B8",
-    "not_exists.ext.table.collapse_spaces+mail76": "B22",
-    "partition_prune.plain.transcript60_vertical.clean": "B2",
-    "partition_prune.plain.transcript60_vertical.quote+crlf": "B2",
-    "partition_prune.plain.transcript60_wrapped.clean": "B2",
-    "partition_prune.plain.transcript60_wrapped.lineno_pipe": "B2",
     "pipe_literal.json.json_batch.mail72": "B4",
-    "scalar_subq.an.table.collapse_spaces+mail76": "B22",
-    "update_range.an.table.collapse_spaces+mail76": "B22",
-    "update_range.plain.table.collapse_spaces+mail76": "B22",
     "window_fn.json.json_batch.quote+wrap80": "B4",
 }
 
