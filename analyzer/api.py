@@ -70,7 +70,10 @@ class LimitedJSONParser(parsers.JSONParser):
         length = int(request.META.get("CONTENT_LENGTH") or 0) if request is not None else 0
         if length > 2 * settings.EXPLAIN_MAX_BYTES + 64 * 1024:
             raise too_large_error()
-        return super().parse(stream, media_type, parser_context)
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as exc:
+            raise exceptions.ParseError("The JSON body is nested too deeply.") from exc
 
 
 class PlainTextRenderer(renderers.BaseRenderer):
