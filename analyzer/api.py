@@ -27,6 +27,15 @@ def too_large_error() -> PayloadTooLarge:
     return PayloadTooLarge(f"The paste is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.")
 
 
+def declared_length(parser_context: dict | None) -> int:
+    """The request's Content-Length header as a number (0 when absent or not a number)."""
+    request = parser_context.get("request") if parser_context else None
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) if request is not None else 0
+    except ValueError:
+        return 0
+
+
 class PlainTextParser(parsers.BaseParser):
     """Reads a `text/plain` body as UTF-8, refusing bodies over EXPLAIN_MAX_BYTES with 413."""
 
@@ -34,6 +43,8 @@ class PlainTextParser(parsers.BaseParser):
 
     def parse(self, stream, media_type=None, parser_context=None) -> str:
         limit = settings.EXPLAIN_MAX_BYTES
+        if declared_length(parser_context) > limit:
+            raise too_large_error()  # refused before reading a body that claims to be too large
         data = stream.read(limit + 1) if stream is not None else b""
         if len(data) > limit:
             raise too_large_error()
@@ -66,9 +77,7 @@ class LimitedJSONParser(parsers.JSONParser):
     """JSON bodies, refused with 413 when far over the paste limit (escapes can double a paste)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        request = parser_context["request"] if parser_context else None
-        length = int(request.META.get("CONTENT_LENGTH") or 0) if request is not None else 0
-        if length > 2 * settings.EXPLAIN_MAX_BYTES + 64 * 1024:
+        if declared_length(parser_context) > 2 * settings.EXPLAIN_MAX_BYTES + 64 * 1024:
             raise too_large_error()
         try:
             return super().parse(stream, media_type, parser_context)

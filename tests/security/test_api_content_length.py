@@ -1,0 +1,38 @@
+"""Content-Length headers that lie: refused or ignored, never a 5xx or a read past the body."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.security.conftest import assert_json_error, assert_no_server_error
+
+
+def post(client, url, body, content_type, **extra):
+    return client.generic("POST", url, body, content_type=content_type, HTTP_ACCEPT="application/json", **extra)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/v1/analyze/", "/api/v1/explains/"])
+def test_claimed_huge_content_length_with_a_small_body(client, url, paste):
+    response = post(client, url, paste.encode(), "text/plain", CONTENT_LENGTH="99999999999")
+    assert_no_server_error(response)
+    if response.status_code >= 400:
+        assert_json_error(response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/v1/analyze/", "/api/v1/explains/"])
+@pytest.mark.parametrize("length", ["-1", "abc", "1e9", ""])
+def test_nonsense_content_length(client, url, paste, length):
+    response = post(client, url, paste.encode(), "text/plain", CONTENT_LENGTH=length)
+    assert_no_server_error(response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/v1/analyze/", "/api/v1/explains/"])
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded"])
+def test_a_body_claiming_more_than_the_limit_is_413_unread(client, settings, url, content_type, paste):
+    settings.EXPLAIN_MAX_BYTES = 4096
+    response = post(client, url, paste.encode(), content_type, CONTENT_LENGTH="4097")
+    assert response.status_code == 413
+    assert "limit" in assert_json_error(response)
