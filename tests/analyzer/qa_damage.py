@@ -99,6 +99,21 @@ def mail_wrap(text: str, width: int) -> str:
     return "\n".join(out) + end
 
 
+def flowed_wrap(text: str, width: int) -> str:
+    """Wrap like a `format=flowed` mail client: break at a space and keep it at the line's end."""
+    out: list[str] = []
+    lines, end = _lines(text)
+    for line in lines:
+        while display_width(line) > width:
+            cut = line.rfind(" ", 1, width)
+            if cut <= 0:
+                break
+            out.append(line[: cut + 1])
+            line = line[cut + 1 :]
+        out.append(line)
+    return "\n".join(out) + end
+
+
 def truncate(text: str, width: int) -> str:
     """Cut every line at `width` display columns (a screenshot-to-text or a narrow copy)."""
 
@@ -421,6 +436,13 @@ def cr_crlf(text: str) -> str:
     return text.replace("\n", "\r\r\n")
 
 
+def indent_tail(text: str, prefix: str = "    ") -> str:
+    """Every line indented but the first: the selection started at the first visible character
+    of an indented block."""
+    first, sep, rest = text.partition("\n")
+    return first + sep + indent(rest, prefix)
+
+
 # --- the expected parse -----------------------------------------------------------------------
 
 
@@ -673,6 +695,8 @@ COMBOS = {
         "no_rules+mail72",
         "collapse_spaces+mail76",
         "cr_crlf",
+        "indent_tail",
+        "flowed72",
     ],
     "vertical": [
         "lineno_dot+quote",
@@ -682,6 +706,8 @@ COMBOS = {
         "fence_inline_close",
         "list_item_fence",
         "inline_lead",
+        "indent_tail",
+        "flowed72+quote",
     ],
     "tsv": [
         "tabs_expanded+wrap120",
@@ -692,6 +718,8 @@ COMBOS = {
         "fence_inline_close",
         "list_item_fence",
         "inline_lead",
+        "indent_tail",
+        "indent_tail+quote",
     ],
 }
 COMBO_SPREAD = 16
@@ -716,6 +744,8 @@ def _one(text: str, step: str, ctx: dict) -> str:
         return terminal_wrap(text, width, keep_trailing=not step.endswith("_trim"))
     if step.startswith("mail"):
         return mail_wrap(text, int(step[4:]))
+    if step.startswith("flowed"):
+        return flowed_wrap(text, int(step[6:]))
     if step.startswith("truncated"):
         return truncate(text, int(step[9:]))
     if step in LINE_NUMBER_STYLES:
@@ -754,6 +784,7 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "cut_tail": cut_tail,
         "html_entities": html_entities,
         "cr_crlf": cr_crlf,
+        "indent_tail": indent_tail,
     }
     if step in simple:
         return simple[step](text)
