@@ -492,6 +492,13 @@ def reference_vertical_parse(text: str) -> list[dict[str, str]]:
     return rows
 
 
+def warning_messages(tsv: str) -> list[str]:
+    """The messages of the SHOW WARNINGS result set in a batch capture of EXPLAIN EXTENDED + SHOW WARNINGS."""
+    lines = tsv.rstrip("\n").split("\n")
+    start = lines.index("Level\tCode\tMessage")
+    return [line.split("\t", 2)[2] for line in lines[start + 1 :]]
+
+
 def json_tables(doc) -> list[str]:
     found: list[str] = []
 
@@ -847,9 +854,16 @@ def cases_for(capture: dict, n: int) -> list[dict]:
     base = {"statement": statement, "sql": sql}
     cases: list[dict] = []
 
+    notes = warning_messages(outputs["tsv_warnings"]) if "tsv_warnings" in outputs else []
+
     def add(mode: str, dmg: str, text: str, expect: dict, query: bool = False) -> None:
         case = {"id": f"{qid}.{kind}.{mode}.{dmg}", **base, "mode": mode, "damage": dmg, "input": text}
-        case["expect"] = dict(expect, query=sql) if query else expect
+        case["expect"] = dict(expect, query=sql) if query else dict(expect)
+        shows_warnings = mode.endswith(("_warnings", "_showwarn")) or (
+            mode.startswith("transcript") and not mode.endswith("_vertical")
+        )
+        if notes and shows_warnings and not expect.get("unrecoverable"):
+            case["expect"]["warnings"] = notes  # SHOW WARNINGS' rewritten query goes to `warnings`
         cases.append(case)
 
     if kind == "none":  # result sets that are not EXPLAIN: the analyzer must refuse them

@@ -2,7 +2,8 @@
 
 Each case in tests/fixtures/qa/cases/ (built by `python -m tests.analyzer.qa_damage`) holds the
 paste and what the analyze API must answer for it: the cells of the clean `mariadb -B` capture
-(and the statement typed, when a prompt line carries it), the table names of a JSON plan, a
+(and the statement typed, when a prompt line carries it, and the SHOW WARNINGS messages after
+EXPLAIN EXTENDED), the table names of a JSON plan, a
 truncation notice for pastes cut short, or a ParseError (the API's 400) for result sets that are
 not EXPLAIN at all (DESC, SHOW INDEX, a SELECT).
 Cases failing today are listed in KNOWN_FAILURES with strict xfail: when the parser is fixed
@@ -27,9 +28,9 @@ KNOWN_FAILURES: dict[str, str] = {
     "cjk_alias.an.tsv.indent_tail+quote": "B23",
     "cjk_alias.plain.tsv.indent_tail": "B23",
     "cte_recursive.json.json_batch.quote+wrap80": "B4",
+    "derived_agg.ext.table_showwarn.mail72+quote": "B24",
     "exists_firstmatch.an.tsv.indent_tail": "B23",
     "in_subquery.json.json_batch.wrap80": "B4",
-    "join3.ext.table.no_rules+mail72": "B21",
     "join3.plain.tsv.indent_tail+quote": "B23",
     "left_not_exists.an.transcript80_wrapped.mail72+quote": "B8",
     "partition_group.plain.tsv.indent_tail+quote": "B23",
@@ -38,6 +39,7 @@ KNOWN_FAILURES: dict[str, str] = {
     "range_checked.plain.tsv.indent_tail+quote": "B23",
     "show_explain.show.tsv.indent_tail": "B23",
     "union_all.plain.tsv.indent_tail": "B23",
+    "window_fn.ext.table_showwarn.mail72+quote": "B24",
     "window_fn.ext.tsv.indent_tail": "B23",
     "window_fn.json.json_batch.quote+wrap80": "B4",
 }
@@ -81,6 +83,8 @@ def check_case(case: dict) -> None:
         assert not result["truncated"]
     if "query" in expect:
         assert result["query"] == expect["query"]
+    missing_notes = [note for note in expect.get("warnings", []) if note not in result["warnings"]]
+    assert not missing_notes, "SHOW WARNINGS messages missing from warnings"
 
 
 def test_corpus_is_present():
