@@ -961,6 +961,8 @@ def cases_for(capture: dict, n: int) -> list[dict]:
         ctx["mode"] = mode
         for dmg in _pick(TRANSCRIPT_DAMAGES, 0 if big or n % 2 else PER_TRANSCRIPT, n + len(name)):
             add(name, dmg, damage(text, dmg, ctx), expect_for(mode), query=query)
+        if name.endswith(("_joined", "_session")) and n % 3 == 0:  # a session pasted into a mail
+            add(name, "mail72", mail_wrap(text, 72), expect_for(mode), query=query)
         if n % 8 == 3 and not big:  # a whole session double-spaced: its own blank lines become three
             add(name, "double_spaced", double_spaced(text), expect_for(mode), query=query)
     return cases
