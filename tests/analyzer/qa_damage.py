@@ -963,6 +963,8 @@ def cases_for(capture: dict, n: int) -> list[dict]:
             add(name, dmg, damage(text, dmg, ctx), expect_for(mode), query=query)
         if name.endswith(("_joined", "_session")) and n % 3 == 0:  # a session pasted into a mail
             add(name, "mail72", mail_wrap(text, 72), expect_for(mode), query=query)
+        if name.endswith("_wrapped") and n % 3 == 1 and not big:  # hard-wrapped, then mailed
+            add(name, "mail76", mail_wrap(text, 76), expect_for(mode), query=query)
         if n % 8 == 3 and not big:  # a whole session double-spaced: its own blank lines become three
             add(name, "double_spaced", double_spaced(text), expect_for(mode), query=query)
     return cases
