@@ -7,6 +7,7 @@ import datetime
 from django.contrib.syndication.views import Feed
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import escape
 
 from notes.models import Note
 
@@ -27,7 +28,7 @@ class NotesFeed(Feed):
         return item.title
 
     def item_description(self, item: Note) -> str:
-        return item.summary
+        return escape(item.summary)  # Atom summaries are type="html"; the summary is plain text
 
     def item_pubdate(self, item: Note) -> datetime.datetime:
         return datetime.datetime.combine(item.date, datetime.time(12, 0), tzinfo=datetime.UTC)
