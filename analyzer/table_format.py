@@ -23,7 +23,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from analyzer.resultset import CUT, ResultSet, describe_lines, is_explain_header, plural, unique_names, value
-from analyzer.textwidth import column_starts, width
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, column_starts, width
 
 BOX_DRAWING = str.maketrans(
     {
@@ -77,6 +77,7 @@ class _Joins:
         self.terminal = 0  # pieces of lines a terminal cut at `wrap` columns
         self.word = 0  # pieces of lines wrapped at a space
         self.spaces = 0  # spaces put back where a wrap dropped them
+        self.irregular = 0  # joins that fit neither a terminal cut nor a single dropped space
 
 
 def starts_table(lines: list[str], i: int) -> bool:
@@ -266,16 +267,25 @@ def _border_below(lines: list[str], start: int, indent: int) -> int | None:
 
 
 def _borderless_wrapped_frame(lines: list[str], start: int, indent: int, margins: list[int]) -> _Frame | None:
-    """The frame of a table without `+---+` lines, from its header, which a terminal may have
-    cut into pieces. The cut width is not known (pieces may have lost trailing spaces), so the
-    widths from the first piece's up are tried: the right one lines up the header and joins
-    the first rows at that width without any other gap."""
-    # Every line was cut at the same width: the widest first piece is closest to it.
+    """The frame of a table without `+---+` lines, from its header, which a terminal or a mail
+    client may have cut into pieces. The terminal's width is not known (pieces may have lost
+    trailing spaces), so the widths from the widest first piece's up are tried, and a mail wrap
+    (one space dropped at each break, None): the right one lines up the header and joins the
+    first rows without other gaps. When both readings fit, a usual terminal width or pieces all
+    of one width speak for the terminal."""
     block = lines[start : start + 40]
     first_width = max((width(line) for line in block if line[indent : indent + 1] == "|"), default=width(lines[start]))
-    best = None
-    for wrap in range(first_width, first_width + 9):
-        header, after = _unwrapped_header(lines, start, indent, wrap)
+    cut = [
+        line
+        for line, nxt in itertools.pairwise(block)
+        if nxt.strip() and (nxt[indent : indent + 1] != "|" or not line.rstrip().endswith("|"))
+    ]
+    terminal_first = first_width in USUAL_TERMINAL_WIDTHS or len({width(line) for line in cut}) <= 1
+    # A mail client that keeps the space it broke at leaves it at the end of every piece.
+    mail_gap = 0 if cut and all(line.endswith(" ") for line in cut) else 1
+    scored = []
+    for wrap in [*range(first_width, first_width + 9), None]:
+        header, after = _unwrapped_header(lines, start, indent, wrap, mail_gap)
         frame = _borderless_frame(header, indent)
         if frame is None or after == start + 1:
             return frame  # not wrapped
@@ -288,16 +298,19 @@ def _borderless_wrapped_frame(lines: list[str], start: int, indent: int, margins
         while j < len(lines) and j < after + 12 and lines[j][indent : indent + 1] == "|":
             text, j = _assemble(lines, j, frame, joins, margins)
             bad += not _split(text, frame, False)[1]
-        score = (bad, joins.word)
-        if best is None or score < best[0]:
-            best = (score, frame)
-    return best[1] if best else _borderless_frame(_unwrapped_header(lines, start, indent, first_width)[0], indent)
+        scored.append(((bad, joins.irregular, (wrap is None) == terminal_first), frame))
+    if not scored:
+        return _borderless_frame(_unwrapped_header(lines, start, indent, first_width)[0], indent)
+    return min(scored, key=lambda item: item[0])[1]
 
 
-def _unwrapped_header(lines: list[str], start: int, indent: int, wrap: int) -> tuple[str, int]:
-    """A `|` header line with the pieces a terminal cut off it at `wrap` columns, and the index
-    after them. A piece follows while the header has not reached its closing `|` or the next
-    line does not start with one."""
+def _unwrapped_header(
+    lines: list[str], start: int, indent: int, wrap: int | None, mail_gap: int = 1
+) -> tuple[str, int]:
+    """A `|` header line with the pieces a terminal cut off it at `wrap` columns (or a mail
+    client at a space, when None: `mail_gap` spaces go back), and the index after them. A piece
+    follows while the header has not reached its closing `|` or the next line does not start
+    with one."""
     header = lines[start]
     k = start + 1
     if header[indent : indent + 1] != "|":
@@ -308,8 +321,11 @@ def _unwrapped_header(lines: list[str], start: int, indent: int, wrap: int) -> t
         and (lines[k][indent : indent + 1] != "|" or not header.rstrip().endswith("|"))
         and not is_border(lines[k])
     ):
-        header = header.rstrip()
-        header += " " * ((-width(header)) % wrap) + lines[k]
+        if wrap is None:
+            header += " " * mail_gap + lines[k]
+        else:
+            header = header.rstrip()
+            header += " " * ((-width(header)) % wrap) + lines[k]
         k += 1
     return header.rstrip(), k
 
@@ -372,6 +388,7 @@ def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margin
         else:
             joins.word += 1 + k - j
             joins.spaces += gap
+            joins.irregular += pad is not None or gap != 1
         text = text + " " * gap + piece
         used += gap + width(piece)
         last, last_width = k, width(piece)

@@ -75,6 +75,14 @@ def test_wrapped_table_without_border_lines(table, strip, width):
     _same(parse(mangle.terminal_wrap(clean, width, strip)), parse(TABLES[table]))
 
 
+@pytest.mark.parametrize("width", [60, 72, 76, 100])
+@pytest.mark.parametrize("keep", [False, True], ids=["space-dropped", "space-kept"])
+@pytest.mark.parametrize("table", ["rowid-filter", "mysql8", "cjk"])
+def test_mail_wrapped_table_without_border_lines(table, keep, width):
+    clean = "\n".join(line for line in TABLES[table].split("\n") if not line.startswith("+"))
+    _same(parse(mangle.mail_wrap(clean, width, keep)), parse(TABLES[table]))
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("wrap", ["terminal", "mail"])
 @pytest.mark.parametrize("rows", [ROWID_FILTER_ROWS, CJK_ROWS, MYSQL8_ROWS], ids=["rowid", "cjk", "mysql8"])
