@@ -404,11 +404,12 @@ def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[
     """The statement typed at the prompt on line `start`, from its pieces: `typed` ones after a
     continuation prompt (or a line break) join with a space, `wrapped` ones put back what the
     terminal or mail client dropped. The terminal's width is the one the cleanup saw, else the
-    width two or more wrapped lines share."""
+    width three or more wrapped lines share."""
     physical = [prompt_line] + [text for text, _ in pieces[1:]]
     widths = [width(text) + result.margins[start + k] for k, text in enumerate(physical[:-1])]
     wrap_width = result.terminal_width
-    if not wrap_width and len(widths) > 1 and widths.count(max(widths)) > 1:
+    # Two pieces of one width can be a mail client's chance; three are a terminal's edge.
+    if not wrap_width and len(widths) > 2 and widths.count(max(widths)) > 2:
         wrap_width = max(widths)
     statement = pieces[0][0]
     for k, (text, kind) in enumerate(pieces[1:], 1):
@@ -424,6 +425,12 @@ def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[
     return statement
 
 
+def _continues_note(line: str) -> bool:
+    return bool(line.strip()) and not (
+        _NOTE_RE.match(line) or _FOOTER_RE.match(line) or _PROMPT_RE.match(line) or _OUTPUT_LINE_RE.match(line)
+    )
+
+
 def _take_footers(result: Cleaned) -> None:
     lines = result.lines
     footers = 0
@@ -431,7 +438,14 @@ def _take_footers(result: Cleaned) -> None:
         line = lines[i]
         note = _NOTE_RE.match(line)
         if note:
-            result.warnings.append(note.group(1).strip())
+            # The message may go on over lines a mail client or terminal wrapped.
+            message = note.group(1).strip()
+            k = i + 1
+            while k < len(lines) and _continues_note(lines[k]):
+                message += " " + lines[k].strip()
+                lines[k] = ""
+                k += 1
+            result.warnings.append(message)
             lines[i] = ""
         elif footer := _FOOTER_RE.match(line):
             lines[i] = ""

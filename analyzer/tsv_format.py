@@ -116,8 +116,9 @@ def parse_tsv(
                 ambiguous.append(numbers[j])
         else:
             line, k = _unwrap(lines, j, count, terminal_width)
-            if origin and not line[:origin].strip():
-                line = line[origin:]  # the header's indentation (a fenced block in a list item)
+            # The client never pads a field: leading spaces are indentation (of the header too,
+            # or of every line but the first when a selection started at the header's text).
+            line = line.lstrip(" ")
             fields = line.split("\t")
         wrapped += k - j
         raw.append((line, numbers[j], fields))
