@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from analyzer.resultset import plural
-from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, width
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 
 # Spaces that chat apps, word processors and web pages put in place of ASCII spaces.
 _ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f"
@@ -328,8 +328,8 @@ def _prompt_gap(previous: str, margin: int, nxt: str, wrap_width: int) -> int:
     usual terminal width) and trailing spaces may have been dropped; a mail client broke it
     at a space and dropped that space.
     """
-    used = width(previous) + margin
-    wide_next = width(nxt[:1]) == 2  # a wide character that did not fit went whole to the next line
+    used = screen_width(previous) + margin
+    wide_next = screen_width(nxt[:1]) == 2  # a wide character that did not fit went whole to the next line
     for terminal in (wrap_width, *USUAL_TERMINAL_WIDTHS):
         if terminal and used in (terminal, terminal - 1):
             return 0 if wide_next else terminal - used
@@ -406,7 +406,7 @@ def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[
     terminal or mail client dropped. The terminal's width is the one the cleanup saw, else the
     width three or more wrapped lines share."""
     physical = [prompt_line] + [text for text, _ in pieces[1:]]
-    widths = [width(text) + result.margins[start + k] for k, text in enumerate(physical[:-1])]
+    widths = [screen_width(text) + result.margins[start + k] for k, text in enumerate(physical[:-1])]
     wrap_width = result.terminal_width
     # Two pieces of one width can be a mail client's chance; three are a terminal's edge.
     if not wrap_width and len(widths) > 2 and widths.count(max(widths)) > 2:
@@ -418,7 +418,7 @@ def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[
             continue
         margin = result.margins[start + k - 1] - result.margins[start + k]
         gap = _prompt_gap(physical[k - 1], margin, text, wrap_width or 0)
-        cut_at = width(physical[k - 1]) + margin + gap
+        cut_at = screen_width(physical[k - 1]) + margin + gap
         if cut_at == wrap_width or cut_at in USUAL_TERMINAL_WIDTHS:
             result.terminal_width = result.terminal_width or cut_at
         statement += " " * gap + text

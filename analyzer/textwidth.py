@@ -1,7 +1,8 @@
-"""Display width of text as a terminal shows it: East Asian wide characters take two columns.
+"""Display width of text as the mysql/mariadb client counts it: East Asian wide characters
+take two columns, every other character one (combining marks included).
 
-The mysql/mariadb client pads table cells by display width, so cell boundaries of a
-table holding CJK text sit at display columns, not at string indexes.
+The client pads table cells by this width, so cell boundaries of a table holding CJK text
+sit at display columns, not at string indexes.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ USUAL_TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200, 250)
 
 
 def _char_width(char: str) -> int:
-    if unicodedata.combining(char):
-        return 0
+    # Combining marks count one column, as the mysql/mariadb client pads them (a terminal would
+    # show them on the letter before): table cells line up by the client's count.
     return 2 if unicodedata.east_asian_width(char) in "WF" else 1
 
 
@@ -23,6 +24,14 @@ def width(text: str) -> int:
     if text.isascii():
         return len(text)
     return sum(_char_width(c) for c in text)
+
+
+def screen_width(text: str) -> int:
+    """Columns `text` takes on a terminal, which draws a combining mark over the letter before
+    it: the width a terminal wraps lines at."""
+    if text.isascii():
+        return len(text)
+    return sum(0 if unicodedata.combining(c) else _char_width(c) for c in text)
 
 
 def column_starts(text: str) -> list[int]:
@@ -34,10 +43,9 @@ def column_starts(text: str) -> list[int]:
         return list(range(len(text)))
     starts: list[int] = []
     for index, char in enumerate(text):
-        w = _char_width(char)
-        if w:
-            starts.append(index)
-            starts.extend([-1] * (w - 1))
+        starts.append(index)
+        if _char_width(char) == 2:
+            starts.append(-1)
     return starts
 
 

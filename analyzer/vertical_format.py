@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from analyzer.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, describe_lines, plural, value
-from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = re.compile(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
@@ -59,7 +59,7 @@ def parse_vertical(
                 break
             records.append([])
             record_lines.append(numbers[j])
-            marker_width = width(line)
+            marker_width = screen_width(line)
             widths[marker_width] = widths.get(marker_width, 0) + 1
             colon = None
             j += 1
@@ -83,7 +83,7 @@ def parse_vertical(
                 j = k
                 continue
             break
-        line_width = width(line)
+        line_width = screen_width(line)
         widths[line_width] = widths.get(line_width, 0) + 1
         field = _FIELD_RE.match(line)
         # A field has its colon where the others have it, or (spaces collapsed) a known name.
@@ -178,8 +178,8 @@ def _unwrap(text: str, first_width: int, pieces: list[str], terminal: int | None
     for piece in pieces:
         spaced = text.endswith(" ") or piece.startswith(" ")
         # A wide character that did not fit in the last column went whole to the next line.
-        reach = previous_width + (width(piece[:1]) == 2)
+        reach = previous_width + (screen_width(piece[:1]) == 2)
         cut = reach == terminal or reach in USUAL_TERMINAL_WIDTHS
         text += piece if (spaced or cut) else " " + piece
-        previous_width = width(piece)
+        previous_width = screen_width(piece)
     return text

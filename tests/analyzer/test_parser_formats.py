@@ -103,6 +103,16 @@ def test_cjk_cells_padded_by_display_width():
     assert plan.rows[1]["ref"] == "hr.員工.dept"
 
 
+def test_combining_accent_counts_one_column_as_the_client_pads_it():
+    cafe = "cafe\u0301"  # NFD text: e + combining acute accent
+    rows = [["1", "SIMPLE", cafe, "ref", "idx_customer", "idx_customer", "4", "const", "3", ""]]
+    header = "| id | select_type | table | type | possible_keys | key          | key_len | ref   | rows | Extra |"
+    line = "|  1 | SIMPLE      | " + cafe + " | ref  | idx_customer  | idx_customer | 4       | const |    3 |       |"
+    border = "+" + "+".join("-" * len(cell) for cell in header.split("|")[1:-1]) + "+"
+    plan = parse("\n".join([border, header, border, line, border]))
+    assert plan.rows == expected(CLASSIC, rows)
+
+
 def test_explain_partitions_columns():
     columns = ["id", "select_type", "table", "partitions", "type", "possible_keys", "key", "key_len", "ref", "rows"]
     columns.append("Extra")
