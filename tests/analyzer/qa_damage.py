@@ -458,6 +458,13 @@ def tsv_expectation(tsv: str) -> tuple[list[str], list[dict]]:
     return columns, rows
 
 
+def client_width(char: str) -> int:
+    """Columns the mariadb client counts for a character when it pads a cell: two for East Asian
+    wide ones, one for everything else, combining accents included (a terminal shows those in
+    no column of their own, so such a row's `|` come out one column early)."""
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
 def reference_table_parse(text: str) -> list[list[str]]:
     """Cells of a clean client box, cut at the `+` columns of its first border (for self-checks)."""
     lines = [line for line in text.rstrip("\n").split("\n") if line]
@@ -476,7 +483,7 @@ def reference_table_parse(text: str) -> list[list[str]]:
                     break
             else:
                 cur += char
-            col += char_width(char)
+            col += client_width(char)
         table.append(cells)
     return table
 
