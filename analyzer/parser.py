@@ -86,6 +86,11 @@ def _parse(text: str) -> Plan:
         raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
 
     chosen, extra_notices = _choose(explains)
+    other = _other_text(lines, found)
+    if other:
+        notices.append(
+            f"Ignored {plural(len(other), 'line')} of other text ({describe_lines([cleaned.numbers[i] for i in other])})."
+        )
     _mark_missing_columns(chosen)
     notices += chosen.notices + extra_notices
     if not chosen.rows:
@@ -125,6 +130,14 @@ def result_sets(
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _other_text(lines: list[str], found: list[ResultSet]) -> list[int]:
+    """Indexes of the non-empty lines that belong to no result set (chat, shell commands)."""
+    covered = bytearray(len(lines))
+    for result in found:
+        covered[result.start : result.end] = b"\x01" * (result.end - result.start)
+    return [i for i, line in enumerate(lines) if not covered[i] and line.strip()]
 
 
 def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:

@@ -95,6 +95,7 @@ def parse_tsv(
         line = lines[j]
         if not line.strip() and not raw and _row_follows(lines, j + 1, count, expanded):
             j += 1  # an empty line between the header and the row (a double-spaced paste)
+            notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j - 1]}).")
             continue
         has_tab = "\t" in line
         if not line.strip() or line.strip() == "Warnings:" or (has_tab if expanded else not has_tab and count > 1):

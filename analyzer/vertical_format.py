@@ -43,6 +43,7 @@ def parse_vertical(
     cut_marker = None  # line of a row marker the paste stops inside
     notices: list[str] = []
     tabbed = 0
+    wrapped_markers = 0
     colon = None
     j = start
     while j < n:
@@ -65,6 +66,7 @@ def parse_vertical(
             j += 1
             if j < n and lines[j].strip() and not lines[j].strip().strip("*"):
                 j += 1  # the rest of the stars, wrapped
+                wrapped_markers += 1
             elif len(marker.group(3)) < len(marker.group(1)):
                 # Fewer stars after `row` than before, and no more on the next line: cut at this width.
                 cut_width = min(cut_width or marker_width, marker_width)
@@ -141,6 +143,8 @@ def parse_vertical(
             f"The paste stops inside a '{ROW_MARK}' line (line {cut_marker}): it was truncated and at least "
             "one more row is missing."
         )
+    if wrapped_markers:
+        result.notices.append(f"Rejoined {plural(wrapped_markers, 'wrapped row marker line')} ('{ROW_MARK}').")
     if tabbed:
         result.notices.append(f"Turned tabs back into spaces in {plural(tabbed, 'line')} of the vertical output.")
     if joined:

@@ -238,7 +238,9 @@ def test_prompt_wrapped_at_an_unusual_width():
 
 def test_chat_around_the_paste_is_ignored():
     text = "hi all, my query is slow | any idea?\n\n" + mangle.box(CLASSIC, CJK_ROWS) + "\nthanks!! +1\n"
-    _same(parse(text), parse(mangle.box(CLASSIC, CJK_ROWS)))
+    plan = parse(text)
+    _same(plan, parse(mangle.box(CLASSIC, CJK_ROWS)))
+    assert "Ignored 2 lines of other text (lines 1 and 10)." in plan.notices
 
 
 def test_two_different_explains_return_the_first_and_say_so():
