@@ -320,15 +320,14 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
     return None
 
 
-def _prompt_gap(previous: str, margin: int, nxt: str, wrap_width: int) -> int:
-    """Spaces lost where a statement typed at a prompt was wrapped onto `nxt` (`margin`: the
-    quoting `previous` had before the wrap and `nxt` has not).
+def _prompt_gap(used: int, previous: str, nxt: str, wrap_width: int) -> int:
+    """Spaces lost where a statement typed at a prompt was wrapped onto `nxt`, when the terminal
+    line so far (ending with `previous`) is `used` columns wide.
 
-    A terminal cut it at its width (`wrap_width` when a wrapped table border shows it, else a
-    usual terminal width) and trailing spaces may have been dropped; a mail client broke it
-    at a space and dropped that space.
+    A terminal cut it at its width (`wrap_width` when the paste shows it, else a usual terminal
+    width) and trailing spaces may have been dropped; a mail client broke it at a space and
+    dropped that space.
     """
-    used = screen_width(previous) + margin
     wide_next = screen_width(nxt[:1]) == 2  # a wide character that did not fit went whole to the next line
     for terminal in (wrap_width, *USUAL_TERMINAL_WIDTHS):
         if terminal and used in (terminal, terminal - 1):
@@ -412,15 +411,20 @@ def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[
     if not wrap_width and len(widths) > 2 and widths.count(max(widths)) > 2:
         wrap_width = max(widths)
     statement = pieces[0][0]
+    line_used = widths[0] if widths else 0  # columns of the current terminal line so far
     for k, (text, kind) in enumerate(pieces[1:], 1):
         if kind == "typed":
             statement += " " + text
+            line_used = screen_width(text)
             continue
         margin = result.margins[start + k - 1] - result.margins[start + k]
-        gap = _prompt_gap(physical[k - 1], margin, text, wrap_width or 0)
-        cut_at = screen_width(physical[k - 1]) + margin + gap
+        gap = _prompt_gap(line_used - result.margins[start + k], physical[k - 1], text, wrap_width or 0)
+        cut_at = line_used - result.margins[start + k] + gap
         if cut_at == wrap_width or cut_at in USUAL_TERMINAL_WIDTHS:
             result.terminal_width = result.terminal_width or cut_at
+            line_used = screen_width(text) + result.margins[start + k]  # a new terminal line
+        else:
+            line_used += gap + screen_width(text) - margin  # a mail break inside the terminal line
         statement += " " * gap + text
     return statement
 

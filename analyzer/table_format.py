@@ -358,53 +358,88 @@ def _join_border(lines: list[str], start: int, joins: _Joins) -> tuple[str, int]
 def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margins: list[int]) -> tuple[str, int]:
     """A table line with the wrapped pieces that follow it; the index after the last piece.
 
+    At each break several gaps may fit (a terminal's cut, a mail client's dropped space, the
+    separators' columns); a piece without a separator cannot tell them apart, so the choices are
+    searched until the line ends exactly at the border's width with its `|` in place (a few
+    hundred steps at most). A line that cannot be completed that way takes the first choice at
+    each break and is reported as damaged by the caller.
+
     `margins[k]` is how many columns of quoting were taken off line k: a terminal filled the
     line to its width with them, so a piece plus its margin is the wrap width.
     """
     if frame.total is None:
         return lines[start], start + 1
     text = lines[start].rstrip()
-    used = width(text)
-    last, last_width = start, used
-    j = start + 1
-    while used < frame.total and j < len(lines):
-        # Pieces that were only spaces show up as blank lines.
-        k = j
-        while k < len(lines) and not lines[k].strip() and k - j < 50:
-            k += 1
-        if k == len(lines):
-            break
-        piece = lines[k].rstrip()
-        if is_border(piece):
-            break
-        pad = None
-        if frame.wrap:
-            pad = frame.wrap - margins[last] - last_width + sum(frame.wrap - margins[b] for b in range(j, k))
-        gap = _choose_gap(text, used, piece, frame, pad, blanks=k > j)
-        if gap is None:
-            break
-        if gap == pad:
-            joins.terminal += 1 + k - j
+    budget = [300]
+    found = _search(lines, frame, margins, text, width(text), start, start + 1, budget, complete=True)
+    if found is None:
+        found = _search(lines, frame, margins, text, width(text), start, start + 1, [len(lines)], complete=False)
+    text, j, gaps = found
+    for gap, pad, pieces in gaps:
+        if gap in pad:
+            joins.terminal += pieces
         else:
-            joins.word += 1 + k - j
+            joins.word += pieces
             joins.spaces += gap
-            joins.irregular += pad is not None or gap != 1
-        text = text + " " * gap + piece
-        used += gap + width(piece)
-        last, last_width = k, width(piece)
-        j = k + 1
+            joins.irregular += bool(pad) or gap != 1
     return text, j
 
 
-def _choose_gap(text: str, used: int, piece: str, frame: _Frame, pad: int | None, blanks: bool) -> int | None:
-    """How many spaces were lost between `text` and the wrapped `piece`, judged by the separators.
+def _search(
+    lines: list[str],
+    frame: _Frame,
+    margins: list[int],
+    text: str,
+    used: int,
+    last: int,
+    j: int,
+    budget: list[int],
+    complete: bool,
+) -> tuple[str, int, list[tuple[int, tuple[int, ...], int]]] | None:
+    """Extend `text` (ending with line `last`, `used` columns wide) with the pieces from line `j`.
 
-    `pad` is the gap a terminal wrap implies; `blanks` says blank lines (pieces of spaces) came between.
+    Returns the line, the index after it and the gaps chosen (gap, terminal pads, pieces), or
+    None when `complete` is asked for and no choice of gaps reaches the border's width.
+    With `complete` False it follows the first fitting gap and stops where none fits.
+    """
+    total = frame.total
+    if used >= total or j >= len(lines):
+        return (text, j, []) if used == total or not complete else None
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    # Pieces that were only spaces show up as blank lines.
+    k = j
+    while k < len(lines) and not lines[k].strip() and k - j < 50:
+        k += 1
+    if k == len(lines) or is_border(lines[k]):
+        return None if complete else (text, j, [])
+    piece = lines[k].rstrip()
+    pads: tuple[int, ...] = ()
+    if frame.wrap:
+        blank = sum(frame.wrap - margins[b] for b in range(j, k))
+        # The piece's own width (a terminal cut it), or the terminal's edge (a mail client cut it again).
+        pads = (frame.wrap - margins[last] - width(lines[last].rstrip()) + blank, (-used) % frame.wrap + blank)
+    for gap in _gaps(text, used, piece, frame, pads, blanks=k > j):
+        joined = text + " " * gap + piece
+        rest = _search(lines, frame, margins, joined, used + gap + width(piece), k, k + 1, budget, complete)
+        if rest is not None:
+            return rest[0], rest[1], [(gap, pads, 1 + k - j), *rest[2]]
+        if not complete:
+            break
+    return None if complete else (text, j, [])
+
+
+def _gaps(text: str, used: int, piece: str, frame: _Frame, pads: tuple[int, ...], blanks: bool) -> list[int]:
+    """The gaps that could have been lost between `text` and the wrapped `piece`, most likely
+    first, each leaving every separator column in place.
+
+    `pads` are the gaps a terminal wrap implies; `blanks` says blank lines (pieces of spaces) came between.
     """
     limit = frame.total - used - width(piece)
     if limit < 0:
-        return None
-    candidates = [] if pad is None else [pad]
+        return []
+    candidates = list(pads)
     bar = _first_separator(piece)
     if bar is not None:
         at = bisect_left(frame.seps, used + bar)
@@ -412,10 +447,11 @@ def _choose_gap(text: str, used: int, piece: str, frame: _Frame, pad: int | None
             candidates.append(frame.seps[at] - used - bar)
     if not blanks:
         candidates += [0, 1] if piece[0] == " " else [1, 0]
+    fitting = []
     for gap in candidates:
-        if 0 <= gap <= limit and _aligned(text + " " * gap + piece, used, frame.seps):
-            return gap
-    return None
+        if 0 <= gap <= limit and gap not in fitting and _aligned(text + " " * gap + piece, used, frame.seps):
+            fitting.append(gap)
+    return fitting
 
 
 def _loose_cells(text: str, frame: _Frame) -> list[str] | None:
