@@ -25,24 +25,12 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
-    "bnl_join.an.transcript80_wrapped.mail76": "B8",
-    "cjk_alias.ext.transcript80_wrapped.mail76": "B8",
     "cte_recursive.json.json_batch.quote+wrap80": "B4",
     "dependent_in.ext.transcript100_wrapped.mail76": "B8",
-    "dependent_in.plain.transcript80_wrapped.mail76": "B8",
     "in_subquery.json.json_batch.wrap80": "B4",
-    "join3.ext.transcript250_wrapped.mail76": "B8",
-    "join5.plain.transcript100_wrapped.mail76": "B8",
     "join6_bnl.plain.transcript250_wrapped.mail76": "B8",
-    "left_not_exists.an.transcript80_wrapped.mail72+quote": "B8",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
-    "partition_prune.part.transcript80_wrapped.mail76": "B8",
     "pipe_literal.json.json_batch.mail72": "B4",
-    "rowid_filter.an.transcript100_wrapped.mail76": "B8",
-    "rowid_filter.plain.transcript80_wrapped.mail76": "B8",
-    "union_all.part.transcript80_wrapped.mail76": "B8",
-    "update_range.ext.transcript80_wrapped.mail76": "B8",
-    "weedout.plain.transcript120_wrapped.mail76": "B8",
     "window_fn.json.json_batch.quote+wrap80": "B4",
 }
 
