@@ -490,6 +490,8 @@ def _first_separator(piece: str) -> int | None:
 
 def _aligned(text: str, since: int, seps: list[int]) -> bool:
     """True when every separator column from `since - 1` on holds a `|` with spaces around it."""
+    if text.isascii():
+        return _aligned_ascii(text, since, seps)
     starts = column_starts(text)
     end = len(starts)
     last = seps[-1]
@@ -503,6 +505,18 @@ def _aligned(text: str, since: int, seps: list[int]) -> bool:
         if p > first and (starts[p - 1] < 0 or text[starts[p - 1]] != " "):
             return False
         if p < last and p + 1 < end and (starts[p + 1] < 0 or text[starts[p + 1]] != " "):
+            return False
+    return True
+
+
+def _aligned_ascii(text: str, since: int, seps: list[int]) -> bool:
+    """`_aligned` for ASCII text, where columns are string indexes."""
+    end = len(text)
+    first, last = seps[0], seps[-1]
+    for p in seps[bisect_left(seps, since - 1) :]:
+        if p >= end:
+            break
+        if text[p] != "|" or (p > first and text[p - 1] != " ") or (p < last and p + 1 < end and text[p + 1] != " "):
             return False
     return True
 
