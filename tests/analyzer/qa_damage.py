@@ -1,26 +1,15 @@
-"""Damage done to EXPLAIN pastes on their way from a terminal to a web form, and the QA corpus builder.
+"""Damage done to EXPLAIN pastes on their way from a terminal to a web form.
 
-Every damage is a pure function from text to text. `build()` reads the real client captures in
-`tests/fixtures/qa/captures/` (written by `tests/fixtures/qa/capture.py` against a live MariaDB),
-applies the damages and writes one JSON per case into `tests/fixtures/qa/cases/`:
-
-    .venv/bin/python -m tests.analyzer.qa_damage
-
-The expected parse of every tabular case is the clean `mariadb -B` capture split on tabs.
+Every damage is a pure function from text to text; `damage(text, "quote+wrap80", ctx)` applies
+a `+`-joined chain of them by name. `tests/fixtures/qa/build.py` uses them to turn real client
+captures into the QA corpus that `test_qa_corpus.py` checks.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
-import zlib
 from collections.abc import Callable
-from pathlib import Path
-
-QA_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "qa"
-CAPTURES = QA_DIR / "captures"
-CASES = QA_DIR / "cases"
 
 NBSP = "\u00a0"
 
@@ -263,12 +252,12 @@ def shell_command(text: str, statement: str, flag: str) -> str:
 BOX = {"top": "┌┬┐", "mid": "├┼┤", "bottom": "└┴┘"}
 
 
-def _is_rule(line: str) -> bool:
+def is_rule(line: str) -> bool:
     s = line.strip()
     return len(s) > 2 and s[0] == "+" and not s.strip("+-")
 
 
-def _border_columns(rule: str) -> set[int]:
+def border_columns(rule: str) -> set[int]:
     return {i for i, c in enumerate(rule) if c == "+"}
 
 
@@ -290,8 +279,8 @@ def unicode_box(text: str) -> str:
         return 0 <= k < len(lines) and lines[k].lstrip().startswith("|")
 
     for i, line in enumerate(lines):
-        if _is_rule(line):
-            columns = _border_columns(line)
+        if is_rule(line):
+            columns = border_columns(line)
             part = "top" if not is_cell(i - 1) else "bottom" if not is_cell(i + 1) else "mid"
             left, mid, right = BOX[part]
             first, last = line.index("+"), line.rindex("+")
@@ -305,7 +294,7 @@ def unicode_box(text: str) -> str:
 def no_rules(text: str) -> str:
     """Drop the `+---+` lines, keep the `|` cell lines."""
     lines, end = _lines(text)
-    return "\n".join(line for line in lines if not _is_rule(line)) + end
+    return "\n".join(line for line in lines if not is_rule(line)) + end
 
 
 def no_frame(text: str) -> str:
@@ -313,7 +302,7 @@ def no_frame(text: str) -> str:
     lines, end = _lines(text)
     out = []
     for line in lines:
-        if _is_rule(line):
+        if is_rule(line):
             continue
         if line.startswith("| ") and line.endswith(" |"):
             line = line[2:-2].rstrip()
@@ -337,7 +326,7 @@ def markdown(text: str) -> str:
 def drop_rule(text: str, which: str) -> str:
     """Lose the first (`top`) or last (`bottom`) border line, as a sloppy selection does."""
     lines, end = _lines(text)
-    rules = [i for i, line in enumerate(lines) if _is_rule(line)]
+    rules = [i for i, line in enumerate(lines) if is_rule(line)]
     del lines[rules[0] if which == "top" else rules[-1]]
     return "\n".join(lines) + end
 
@@ -443,21 +432,6 @@ def indent_tail(text: str, prefix: str = "    ") -> str:
     return first + sep + indent(rest, prefix)
 
 
-# --- the expected parse -----------------------------------------------------------------------
-
-
-def tsv_expectation(tsv: str) -> tuple[list[str], list[dict]]:
-    """Columns and rows of a clean `mariadb -B` capture: cells split on tabs, NULL as None."""
-    lines = tsv.rstrip("\n").split("\n")
-    columns = [c.lower() for c in lines[0].split("\t")]
-    rows = []
-    for line in lines[1:]:
-        cells = line.split("\t")
-        assert len(cells) == len(columns), line
-        rows.append({c: (None if v == "NULL" else v) for c, v in zip(columns, cells, strict=True)})
-    return columns, rows
-
-
 def client_width(char: str) -> int:
     """Columns the mariadb client counts for a character when it pads a cell: two for East Asian
     wide ones, one for everything else, combining accents included (a terminal shows those in
@@ -468,10 +442,10 @@ def client_width(char: str) -> int:
 def reference_table_parse(text: str) -> list[list[str]]:
     """Cells of a clean client box, cut at the `+` columns of its first border (for self-checks)."""
     lines = [line for line in text.rstrip("\n").split("\n") if line]
-    columns = sorted(_border_columns(lines[0]))
+    columns = sorted(border_columns(lines[0]))
     table = []
     for line in lines:
-        if _is_rule(line):
+        if is_rule(line):
             continue
         cells, col, cur, k = [], 0, "", 0
         for char in line:
@@ -488,261 +462,7 @@ def reference_table_parse(text: str) -> list[list[str]]:
     return table
 
 
-def reference_vertical_parse(text: str) -> list[dict[str, str]]:
-    rows: list[dict[str, str]] = []
-    for line in text.rstrip("\n").split("\n"):
-        if line.startswith("***"):
-            rows.append({})
-        elif line:
-            key, _, value = line.partition(": ")
-            rows[-1][key.strip().lower()] = value if value or not line.endswith(":") else ""
-    return rows
-
-
-def warning_messages(tsv: str) -> list[str]:
-    """The messages of the SHOW WARNINGS result set in a batch capture of EXPLAIN EXTENDED + SHOW WARNINGS."""
-    lines = tsv.rstrip("\n").split("\n")
-    start = lines.index("Level\tCode\tMessage")
-    return [line.split("\t", 2)[2] for line in lines[start + 1 :]]
-
-
-def json_tables(doc) -> list[str]:
-    found: list[str] = []
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == "table_name" and isinstance(value, str) and value not in found:
-                    found.append(value)
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(doc)
-    return found
-
-
-def self_check(capture: dict, columns: list[str], rows: list[dict]) -> None:
-    """The -t and -E captures hold the very cells of the -B capture (same plan in every mode)."""
-    outputs = capture["outputs"]
-    as_lists = [[("NULL" if v is None else v) for v in row.values()] for row in rows]
-    table = reference_table_parse(outputs["table"])
-    assert [c.lower() for c in table[0]] == columns, capture["query_id"]
-    assert table[1:] == as_lists, (capture["query_id"], capture["kind"], table[1:], as_lists)
-    vertical = reference_vertical_parse(outputs["vertical"])
-    assert [list(r.values()) for r in vertical] == as_lists, (capture["query_id"], capture["kind"])
-    for name in ("table_verbose", "table_showwarn"):
-        if name in outputs:
-            assert first_box(outputs[name]) == outputs["table"], (capture["query_id"], name)
-    if "vertical_verbose" in outputs:
-        assert outputs["vertical"] in outputs["vertical_verbose"], capture["query_id"]
-
-
-def first_box(text: str) -> str:
-    """The first client box in `text`: from its top border to its bottom border."""
-    lines = text.split("\n")
-    rules = [i for i, line in enumerate(lines) if _is_rule(line)]
-    return "\n".join(lines[rules[0] : rules[2] + 1]) + "\n"
-
-
-# --- the corpus -------------------------------------------------------------------------------
-
-TABLE_DAMAGES = [
-    "wrap80",
-    "mail72",
-    "quote",
-    "lineno_pipe",
-    "unicode_box",
-    "wrap132",
-    "prompt",
-    "chat",
-    "crlf+fence",
-    "nbsp_html",
-    "quote2+wrap80",
-    "twice",
-    "wrap60",
-    "mail76",
-    "no_rules",
-    "indent4",
-    "lineno_dot",
-    "prompt_mysql",
-    "wrap100",
-    "rstrip",
-    "nbsp",
-    "mail72+quote",
-    "quote+mail76",
-    "fence+indent_tab",
-    "wrap200",
-    "lineno_zero",
-    "no_frame",
-    "chat+twice",
-    "unicode_box+quote",
-    "lineno_tab",
-    "wrap80_trim",
-    "quote2",
-    "prompt+chat",
-    "wrap100+lineno_pipe",
-    "crlf",
-    "unicode_box+nbsp",
-    "fence",
-    "indent_tab+crlf",
-    "wrap60+quote",
-    "mail72+crlf",
-    "no_rules+quote",
-    "chat+fence+crlf",
-    "markdown",
-    "no_bottom",
-    "no_top",
-    "partial_top",
-    "bom",
-    "collapse_spaces",
-    "wrap80+quote",
-    "mail72+quote2",
-    "bom+crlf",
-    "no_bottom+chat",
-    "markdown+quote",
-    "wrap100+partial_top",
-    "spaces_to_tabs",
-    "mixed_eol",
-    "cli_warning",
-    "cli_warning+fence",
-    "double_spaced",
-]
-VERTICAL_DAMAGES = [
-    "quote",
-    "prompt",
-    "indent4",
-    "chat",
-    "lineno_pipe",
-    "crlf+fence",
-    "twice",
-    "nbsp",
-    "mail72",
-    "quote2",
-    "wrap60",
-    "lineno_tab",
-    "chat+quote",
-    "rstrip",
-    "prompt_mysql",
-    "indent_tab",
-    "lineno_zero+crlf",
-    "nbsp_html",
-    "lstrip",
-    "collapse_spaces",
-    "wrap80",
-    "bom",
-    "lstrip+quote",
-    "mail60",
-    "wrap50",
-    "spaces_to_tabs",
-    "cli_warning",
-    "mixed_eol",
-    "double_spaced",
-]
-TSV_DAMAGES = [
-    "tabs_expanded",
-    "fence+crlf",
-    "quote",
-    "chat",
-    "tabs4",
-    "lineno_pipe",
-    "indent4",
-    "shell",
-    "twice",
-    "tabs_expanded+quote",
-    "crlf",
-    "rstrip",
-    "tabs_expanded+fence",
-    "lineno_dot",
-    "rstrip_ws",
-    "bom",
-    "tabs_expanded+rstrip",
-    "chat+crlf",
-    "cli_warning",
-    "double_spaced",
-]
-JSON_DAMAGES = [
-    "quote",
-    "fence",
-    "chat",
-    "crlf",
-    "indent4",
-    "lineno_pipe",
-    "nbsp_html",
-    "chat+fence+crlf",
-    "wrap80",
-    "mail72",
-    "quote+wrap80",
-    "lstrip",
-    "collapse_spaces",
-]
-TRANSCRIPT_DAMAGES = [
-    "quote",
-    "chat",
-    "crlf",
-    "indent4",
-    "fence",
-    "nbsp_html",
-    "lineno_pipe",
-    "quote+crlf",
-    "mail76",
-    "twice",
-    "mail72+quote",
-    "double_spaced",
-]
-# Two-layer damages that each reader handles alone but that meet in real pastes; each is applied
-# to about one capture in 16 so the corpus stays small.
-COMBOS = {
-    "table": [
-        "lineno_pipe+quote",
-        "no_top+wrap80",
-        "double_spaced+quote",
-        "lineno_zero+double_spaced",
-        "no_rules+wrap100",
-        "no_top+mail72",
-        "prompt+wrap80+quote",
-        "twice+wrap100",
-        "fence_inline_close",
-        "list_item_fence",
-        "inline_lead",
-        "no_rules+mail72",
-        "collapse_spaces+mail76",
-        "cr_crlf",
-        "indent_tail",
-        "flowed72",
-    ],
-    "vertical": [
-        "lineno_dot+quote",
-        "double_spaced+lineno_pipe",
-        "prompt+wrap60+quote",
-        "mail60+quote2",
-        "fence_inline_close",
-        "list_item_fence",
-        "inline_lead",
-        "indent_tail",
-        "flowed72+quote",
-    ],
-    "tsv": [
-        "tabs_expanded+wrap120",
-        "double_spaced+quote",
-        "lineno_pipe+quote",
-        "tabs_expanded+double_spaced",
-        "tabs_expanded+prompt+wrap80",
-        "fence_inline_close",
-        "list_item_fence",
-        "inline_lead",
-        "indent_tail",
-        "indent_tail+quote",
-    ],
-}
-COMBO_SPREAD = 16
-CLIENT_EXTRAS = ("table_verbose", "vertical_verbose", "table_showwarn")
-PER_TABLE = 3
-PER_VERTICAL = 1
-PER_TSV = 1
-PER_JSON = 1
-PER_TRANSCRIPT = 1
+# --- damage by name ------------------------------------------------------------------------
 
 
 def damage(text: str, name: str, ctx: dict) -> str:
@@ -812,185 +532,3 @@ def _one(text: str, step: str, ctx: dict) -> str:
     if step == "cli_warning":
         return cli_warning(text, statement, {"table": "-t", "vertical": "-E", "tsv": "-B"}.get(ctx["mode"], ""))
     raise ValueError(step)
-
-
-def _pick(damages: list[str], count: int, n: int) -> list[str]:
-    """`count` damages of the list, rotating with the capture number so all get used."""
-    start = (n * count) % len(damages)
-    return [damages[(start + k) % len(damages)] for k in range(count)]
-
-
-def _tail_cut_shows(text: str, mode: str) -> bool:
-    """Whether a paste that stops mid-line shows it: not when the cut fell in a last value
-    (`Extra: Using wh` or a batch row's last field), which could have been complete."""
-    last = text.rsplit("\n", 1)[-1]
-    if mode == "vertical":
-        return not last.lstrip().startswith("Extra:")
-    if mode == "tsv":
-        # One field short is also what a stripped trailing tab (empty Extra) looks like.
-        return last.count("\t") < text.split("\n", 1)[0].count("\t") - 1
-    return True
-
-
-def _looks_cut(tsv: str) -> bool:
-    """Whether a batch output that lost fields has its longest lines all of one length.
-
-    That is what lines cut at a fixed width look like, so such a paste is ambiguous.
-    """
-    lines = [line for line in tsv.split("\n") if line]
-    widths = [len(line) for line in lines]
-    short = any(line.count("\t") < lines[0].count("\t") for line in lines[1:])
-    return short and widths.count(max(widths)) >= 2
-
-
-def _cut_width(text: str, width: int) -> int:
-    """`width`, moved left off a table's column border so the cut falls inside cells.
-
-    Lines cut just after a `|` would look complete, and no reader could tell they were cut.
-    """
-    first = text.split("\n", 1)[0]
-    while _is_rule(first) and width > 2 and first[width - 1 : width] == "+":
-        width -= 2
-    return width
-
-
-def cases_for(capture: dict, n: int) -> list[dict]:
-    """All cases made from one capture (one query in one statement kind)."""
-    outputs = capture["outputs"]
-    qid, kind, statement, sql = capture["query_id"], capture["kind"], capture["statement"], capture["sql"]
-    base = {"statement": statement, "sql": sql}
-    cases: list[dict] = []
-
-    notes = warning_messages(outputs["tsv_warnings"]) if "tsv_warnings" in outputs else []
-
-    def add(mode: str, dmg: str, text: str, expect: dict, query: bool = False) -> None:
-        case = {"id": f"{qid}.{kind}.{mode}.{dmg}", **base, "mode": mode, "damage": dmg, "input": text}
-        case["expect"] = dict(expect, query=sql) if query else dict(expect)
-        shows_warnings = mode.endswith(("_warnings", "_showwarn")) or (
-            mode.startswith("transcript") and not mode.endswith("_vertical")
-        )
-        if notes and shows_warnings and not expect.get("unrecoverable"):
-            case["expect"]["warnings"] = notes  # SHOW WARNINGS' rewritten query goes to `warnings`
-        cases.append(case)
-
-    if kind == "none":  # result sets that are not EXPLAIN: the analyzer must refuse them
-        for name, text in outputs.items():
-            add(name, "clean", text, {"error": True})
-            if n % 2 == 0 or name.startswith("show_warnings"):
-                add(name, "chat", chat(text, len(name)), {"error": True})
-        return cases
-    if kind == "show":  # SHOW EXPLAIN [FORMAT=JSON] FOR <thread>: the JSON flavour first
-        expect = {"format": "json", "tables": json_tables(json.loads(outputs.pop("json_raw")))}
-        text = outputs.pop("json_batch")
-        add("json_batch", "clean", text, expect)
-        add("json_batch", "quote", quote(text), expect)
-    if kind in ("json", "anjson"):
-        tables = json_tables(json.loads(outputs["json_raw"]))
-        expect = {"format": "json", "tables": tables}
-        for mode in ("json_raw", "json_table", "json_vertical", "tsv"):
-            name = "json_batch" if mode == "tsv" else mode
-            text = outputs[mode]
-            add(name, "clean", text, expect)
-            ctx = {"mode": "json", "n": n, "statement": statement, "sql": sql, "rows": 1, "warnings": 0}
-            for dmg in _pick(JSON_DAMAGES, PER_JSON if mode != "json_table" else 0, n + len(name)):
-                add(name, dmg, damage(text, dmg, ctx), expect)
-        if n % 6 == 0:
-            add("json_table", "wrap120", terminal_wrap(outputs["json_table"], 120), expect)
-        if n % 3 == 1:
-            add("json_raw", "cut_tail", cut_tail(outputs["json_raw"]), {"unrecoverable": True, "format": "json"})
-        if n % 3 == 2:
-            cut = cut_tail(outputs["json_vertical"])
-            add("json_vertical", "cut_tail", cut, {"unrecoverable": True, "format": "json"})
-        if sum(display_width(line) > 60 for line in outputs["json_raw"].split("\n")) >= 2:
-            cut = truncate(outputs["json_raw"], 60)
-            add("json_raw", "truncated60", cut, {"unrecoverable": True, "format": "json"})
-        for name, text in outputs.items():
-            if name.startswith("transcript"):
-                add(name, "clean", text, expect, query=True)
-        return cases
-
-    columns, rows = tsv_expectation(outputs["tsv"])
-    self_check(capture, columns, rows)
-    warnings = 1 if kind == "ext" else 0
-    ctx = {"n": n, "statement": statement, "sql": sql, "rows": len(rows), "warnings": warnings}
-
-    def expect_for(mode: str) -> dict:
-        return {"format": mode, "columns": columns, "rows": rows}
-
-    big = len(rows) > 20  # keep the 40-row explain to a few cases: the corpus must stay small
-    for mode, damages, count in (
-        ("table", TABLE_DAMAGES, 2 if big else PER_TABLE),
-        ("vertical", VERTICAL_DAMAGES, 1 if big else PER_VERTICAL),
-        ("tsv", TSV_DAMAGES, 1 if big else PER_TSV),
-    ):
-        text = outputs[mode]
-        ctx["mode"] = mode
-        add(mode, "clean", text, expect_for(mode))
-        for dmg in _pick(damages, count, n):
-            damaged = damage(text, dmg, ctx)
-            if damaged == text or (mode == "tsv" and _looks_cut(damaged)):
-                continue
-            expect = expect_for(mode)
-            if "no_bottom" in dmg:
-                expect["may_be_truncated"] = True  # rows may be missing below, as far as anyone can tell
-            add(mode, dmg, damaged, expect, query="prompt" in dmg)
-        for k, dmg in enumerate(COMBOS[mode]):
-            if (n + k * 5) % COMBO_SPREAD == 0 and not big:
-                damaged = damage(text, dmg, ctx)
-                if not (mode == "tsv" and _looks_cut(damaged)):
-                    add(mode, dmg, damaged, expect_for(mode), query="prompt" in dmg)
-        if n % 3 == 1 and _tail_cut_shows(cut_tail(text), mode):
-            add(mode, "cut_tail", cut_tail(text), {"unrecoverable": True, "format": mode})
-        cut = _cut_width(text, {"table": 100, "vertical": 40, "tsv": 60}[mode])
-        if sum(display_width(line) > cut for line in text.split("\n")) >= 2 and not big and n % 2 == 0:
-            add(mode, f"truncated{cut}", truncate(text, cut), {"unrecoverable": True, "format": mode})
-
-    for name in ("table_warnings", "vertical_warnings", "tsv_warnings", *CLIENT_EXTRAS):
-        if name in outputs and not big and (name != "vertical_verbose" or n % 2):
-            mode = name.split("_")[0]
-            add(name, "clean", outputs[name], expect_for(mode))
-            ctx["mode"] = mode
-            for dmg in _pick(TRANSCRIPT_DAMAGES, 0 if name in CLIENT_EXTRAS[:2] else PER_TRANSCRIPT, n + len(name)):
-                add(name, dmg, damage(outputs[name], dmg, ctx), expect_for(mode))
-            if name == "table_verbose" and n % 2:
-                add(name, "double_spaced", double_spaced(outputs[name]), expect_for(mode))
-
-    for name, text in outputs.items():
-        if not name.startswith("transcript") or (big and name.endswith(("_vertical", "_session"))):
-            continue
-        if name.endswith("_joined") and (n % 3 or big):
-            continue  # half the captures are enough for terminals that rejoin soft-wrapped lines
-        mode = "vertical" if name.endswith("_vertical") else "table"
-        # A terminal that rejoins soft-wrapped lines keeps the blank cell left where a wide
-        # character did not fit: then the statement in the paste is not the SQL typed.
-        query = kind != "show" and (not name.endswith("_joined") or f"{statement} {sql}" in text)
-        add(name, "clean", text, expect_for(mode), query=query)
-        ctx["mode"] = mode
-        for dmg in _pick(TRANSCRIPT_DAMAGES, 0 if big or n % 2 else PER_TRANSCRIPT, n + len(name)):
-            add(name, dmg, damage(text, dmg, ctx), expect_for(mode), query=query)
-        if name.endswith(("_joined", "_session")) and n % 3 == 0:  # a session pasted into a mail
-            add(name, "mail72", mail_wrap(text, 72), expect_for(mode), query=query)
-        if name.endswith("_wrapped") and n % 3 == 1 and not big:  # hard-wrapped, then mailed
-            add(name, "mail76", mail_wrap(text, 76), expect_for(mode), query=query)
-        if n % 8 == 3 and not big:  # a whole session double-spaced: its own blank lines become three
-            add(name, "double_spaced", double_spaced(text), expect_for(mode), query=query)
-    return cases
-
-
-def build() -> list[dict]:
-    CASES.mkdir(exist_ok=True)
-    for old in CASES.glob("*.json"):
-        old.unlink()
-    cases: list[dict] = []
-    for path in sorted(CAPTURES.glob("*.json")):
-        # A number per capture that does not move when captures are added: it picks the damages.
-        n = zlib.crc32(path.name.encode()) % 9973
-        cases.extend(cases_for(json.loads(path.read_text(encoding="utf-8")), n))
-    for case in cases:
-        (CASES / f"{case['id']}.json").write_text(json.dumps(case, ensure_ascii=False) + "\n", encoding="utf-8")
-    return cases
-
-
-if __name__ == "__main__":
-    built = build()
-    print(f"{len(built)} cases in {CASES}")

@@ -1,6 +1,6 @@
 """The QA corpus: real MariaDB 10.11 client captures of the `qa_shop` schema, damaged like pastes.
 
-Each case in tests/fixtures/qa/cases/ (built by `python -m tests.analyzer.qa_damage`) holds the
+Each case in tests/fixtures/qa/cases/ (built by `tests/fixtures/qa/build.py`) holds the
 paste and what the analyze API must answer for it: the cells of the clean `mariadb -B` capture
 (and the statement typed, when a prompt line carries it, and the SHOW WARNINGS messages after
 EXPLAIN EXTENDED), the table names of a JSON plan, a
