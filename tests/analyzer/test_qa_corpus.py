@@ -25,13 +25,11 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
-    "cte_recursive.json.json_batch.quote+wrap80": "B4",
     "dependent_in.ext.transcript100_wrapped.mail76": "B8",
-    "in_subquery.json.json_batch.wrap80": "B4",
     "join6_bnl.plain.transcript250_wrapped.mail76": "B8",
+    "long_names.ext.transcript80_wrapped.mail72+quote": "B8",
+    "long_names.plain.table.no_rules+mail72": "B21",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
-    "pipe_literal.json.json_batch.mail72": "B4",
-    "window_fn.json.json_batch.quote+wrap80": "B4",
 }
 
 
