@@ -30,7 +30,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyzer import textwidth
 from analyzer.plan import Plan
+from analyzer.resultset import plural
+from analyzer.textwidth import USUAL_TERMINAL_WIDTHS
 from analyzer.tree_format import flatten_nodes, make_node
 
 # A document nested deeper than this is refused; real plans stay far below it.
@@ -88,11 +91,13 @@ _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "Z": "\x
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
 
 
-def parse_json(text: str) -> Plan | None:
+def parse_json(text: str, margins: list[int] | None = None) -> Plan | None:
     """A Plan with format "json" when `text` holds an EXPLAIN FORMAT=JSON document, else None.
 
     The first document found wins. A document that is cut off or damaged gives a Plan with
-    `truncated=True`, a notice, and whatever complete part precedes the damage.
+    `truncated=True`, a notice, and whatever complete part precedes the damage. `margins`
+    holds, per line of `text`, the width of the quoting the cleanup took off it (a terminal
+    that wrapped the lines counted it).
     """
     if "{" not in text:
         return None
@@ -103,13 +108,13 @@ def parse_json(text: str) -> Plan | None:
         tried += 1
         if tried > MAX_CANDIDATES:
             break
-        found = _read_document(text, match.start())
+        found = _read_document(text, match.start(), margins)
         if found is not None:
             return found
     return None
 
 
-def _read_document(text: str, start: int) -> Plan | None:
+def _read_document(text: str, start: int, margins: list[int] | None = None) -> Plan | None:
     """Decode the document that starts at `text[start]`, or None if it is no EXPLAIN document."""
     decoder = json.JSONDecoder(
         strict=False,
@@ -123,16 +128,16 @@ def _read_document(text: str, start: int) -> Plan | None:
     except RecursionError:
         return _refused("The JSON plan is nested too deeply to be read.")
     except ValueError:
-        return _read_presented(text, start, decoder)
+        return _read_presented(text, start, decoder, margins)
     if not _is_explain(doc):
         return None
     return _build_plan(doc, text[start:end], [], truncated=False)
 
 
-def _read_presented(text: str, start: int, decoder: json.JSONDecoder) -> Plan | None:
+def _read_presented(text: str, start: int, decoder: json.JSONDecoder, margins: list[int] | None = None) -> Plan | None:
     """Decode a document wrapped in the client's presentation (box, batch escapes, hard wraps)."""
-    source = _unwrap(text, start)
     notices: list[str] = []
+    source = _unwrap(text, start, margins, notices)
     try:
         doc, _ = decoder.raw_decode(source)
     except RecursionError:
@@ -218,13 +223,14 @@ def _refused(message: str) -> Plan:
     return Plan(format="json", columns=list(COLUMNS), notices=[message], truncated=True)
 
 
-def _unwrap(text: str, start: int) -> str:
+def _unwrap(text: str, start: int, margins: list[int] | None, notices: list[str]) -> str:
     """The document text from `start`, without batch escaping or the cell borders of a box."""
     line_end = text.find("\n", start)
     first_line = text[start : len(text) if line_end < 0 else line_end]
     if re.match(r"\{\s*\\n", first_line):
         # `mysql -B` prints the whole document on one line with \n, \t and \\ escaped.
-        return _BATCH_ESCAPE.sub(lambda m: _BATCH_CHARS.get(m.group(1), m.group(1)), _strip_right_cell(first_line))
+        line = _batch_line(text, start, margins, notices)
+        return _BATCH_ESCAPE.sub(lambda m: _BATCH_CHARS.get(m.group(1), m.group(1)), _strip_right_cell(line))
     segment = text[start:]
     if not _DECORATED.search(segment):
         return segment
@@ -235,6 +241,61 @@ def _unwrap(text: str, start: int) -> str:
             continue
         kept.append(_strip_right_cell(_LEFT_CELL.sub("", line)))
     return "\n".join(kept)
+
+
+def _batch_line(text: str, start: int, margins: list[int] | None, notices: list[str]) -> str:
+    """The one line of a batch-escaped document from `text[start]`, with the pieces a terminal
+    or a mail client wrapped it into put back together. The line holds no raw line break, so
+    every following line up to an empty one (or a new `EXPLAIN` header or document) is a piece.
+
+    A terminal cut the pieces at its width (all but the last are that wide, counting the
+    quoting it saw, and may have lost trailing spaces): they join as they are, padded to that
+    width. A mail client broke them at a space and may have dropped it: one goes back.
+    """
+    first = text.count("\n", 0, start)
+    lines = text[start:].split("\n", 5000)
+    pieces = [lines[0]]
+    for line in lines[1:5000]:
+        head = line.lstrip()
+        if not head or head.rstrip() == "EXPLAIN" or "\t" in line or _starts_document(head):
+            break
+        pieces.append(line)
+    if len(pieces) == 1:
+        return pieces[0]
+    margin = [margins[first + k] if margins and first + k < len(margins) else 0 for k in range(len(pieces))]
+    cut = [textwidth.width(piece) + margin[k] for k, piece in enumerate(pieces[:-1])]
+    widest = max(cut)
+    # A mail client fills a line with whole words and breaks at a space; a terminal cuts at its
+    # edge, inside words and space runs alike (the piece is as wide as the others, the next one
+    # starts with spaces, or its first word would have fitted on the line).
+    by_terminal = 0
+    for k, piece in enumerate(pieces[1:]):
+        first_word = piece.split(" ", 1)[0]
+        by_terminal += (
+            cut[k] == widest
+            and cut.count(widest) > 1
+            or piece[:1] == " "
+            and pieces[k][-1:] != " "
+            or cut[k] + 1 + textwidth.width(first_word) <= widest
+        )
+    terminal = by_terminal >= 0.75 * len(cut) or len(cut) == 1 and widest in USUAL_TERMINAL_WIDTHS
+    out = pieces[0]
+    for k, piece in enumerate(pieces[1:]):
+        if terminal:
+            out += " " * (widest - cut[k]) + piece
+        elif out.endswith(" ") or piece.startswith(" "):
+            out += piece
+        else:
+            out += " " + piece
+    how = f"hard-wrapped at {widest} columns" if terminal else "wrapped at word boundaries (as mail clients do)"
+    notices.append(f"Rejoined {plural(len(cut), 'line')} of the one-line (batch) JSON plan {how}.")
+    return out
+
+
+def _starts_document(line: str) -> bool:
+    """True when `line` opens an EXPLAIN document (a second copy pasted after the first)."""
+    match = _START.match(line)
+    return match is not None and match.group(1) in _TOP_KEYS
 
 
 def _finite_float(text: str) -> float | None:

@@ -65,7 +65,7 @@ def _parse(text: str) -> Plan:
         row["message"] for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
     ]
 
-    plan = parse_json(cleaned.text) or parse_tree(cleaned.text)
+    plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
     if plan is not None:
         plan.notices = notices + plan.notices
         plan.warnings = warnings + plan.warnings

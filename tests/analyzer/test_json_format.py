@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from analyzer.json_format import COLUMNS, parse_json
 from analyzer.parser import parse
+from tests.analyzer.mangle import mail_wrap, quote, terminal_wrap
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "json"
 MARIADB = FIXTURES / "mariadb"
@@ -488,3 +489,44 @@ def test_mysql_dml_targets_get_their_statement_as_select_type() -> None:
 
     assert parse_json(json.dumps(doc)).rows[0]["select_type"] == "UPDATE"
     assert parse_json(mariadb).rows[0]["select_type"] == "SIMPLE"
+
+
+def batch_escaped(document: str) -> str:
+    """The document as `mysql -B` prints it: one line, with backslashes, tabs and newlines escaped."""
+    return "EXPLAIN\n" + document.rstrip("\n").replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n") + "\n"
+
+
+@pytest.mark.parametrize("case", ["in_subquery.explain", "join_bnl.analyze", "exists_subquery.explain"])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: terminal_wrap(text, 80),
+        lambda text: terminal_wrap(text, 132, strip=False),
+        lambda text: "\n".join(terminal_wrap(quote(text), 80).split("\n")),  # quoted, then wrapped
+        lambda text: quote(terminal_wrap(text, 100)),  # wrapped, then quoted
+        lambda text: mail_wrap(text, 72),
+        lambda text: mail_wrap(text, 76, keep_space=True),
+    ],
+    ids=["wrap80", "wrap132_spaces_kept", "quote_then_wrap80", "wrap100_then_quote", "mail72", "mail76_flowed"],
+)
+def test_a_wrapped_batch_escaped_document_is_rejoined_exactly(case: str, damage) -> None:
+    document = read(MARIADB / f"{case}.json")
+    text = damage(batch_escaped(document))
+    assert len(text.split("\n")) > 4  # it was wrapped
+
+    plan = parse(text)
+
+    assert plan.format == "json"
+    assert plan.truncated is False, plan.notices
+    assert plan.plan == json.loads(document)
+    assert any("one-line (batch) JSON plan" in notice for notice in plan.notices)
+
+
+def test_a_second_batch_document_after_a_wrapped_one_is_not_glued_to_it() -> None:
+    document = read(MARIADB / "in_subquery.explain.json")
+    text = terminal_wrap(batch_escaped(document), 80)
+
+    plan = parse(text + text)
+
+    assert plan.truncated is False
+    assert plan.plan == json.loads(document)
