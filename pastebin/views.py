@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from analyzer.compare import compare as compare_analyses
@@ -216,6 +217,7 @@ def raw(request: HttpRequest, slug: str) -> HttpResponse:
 
 @noindex
 @require_POST
+@sensitive_post_parameters("token")  # never in error reports
 def delete(request: HttpRequest, slug: str) -> HttpResponse:
     """Delete with the token kept in this browser's session, or typed into the form."""
     explain = lookup.find_explain(slug)
