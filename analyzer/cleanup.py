@@ -150,10 +150,11 @@ def _fix_spaces(text: str, notices: list[str]) -> str:
 def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
     """Drop markdown fence lines, and fences typed on the first or last line of the paste itself."""
     fences = [i for i, line in enumerate(lines) if line.lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(line)]
+    dropped = set(fences)
     inline = 0
     out = list(lines)
     for i, line in enumerate(lines):
-        if ("```" in line or "~~~" in line) and i not in fences:
+        if ("```" in line or "~~~" in line) and i not in dropped:
             fixed = _INLINE_FENCE_RE.sub(r"\1", _INLINE_OPEN_RE.sub(r"\1", line))
             if fixed != line:
                 out[i] = fixed
@@ -162,7 +163,6 @@ def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tu
         notices.append(f"Removed markdown fences typed on the same line as the paste ({plural(inline, 'line')}).")
     if not fences:
         return out, numbers
-    dropped = set(fences)
     where = ", ".join(str(numbers[i]) for i in fences[:6])
     notices.append(f"Removed markdown code fence lines (line {where}).")
     kept = [i for i in range(len(lines)) if i not in dropped]
