@@ -317,7 +317,7 @@ def _unwrapped_header(
         return header.rstrip(), k  # no outer border: rows do not start with `|` either
     while (
         k < len(lines)
-        and lines[k].strip()
+        and (lines[k].strip() or lines[k] and not header.rstrip().endswith("|"))  # a piece of spaces
         and (lines[k][indent : indent + 1] != "|" or not header.rstrip().endswith("|"))
         and not is_border(lines[k])
     ):

@@ -83,6 +83,23 @@ def test_mail_wrapped_table_without_border_lines(table, keep, width):
     _same(parse(mangle.mail_wrap(clean, width, keep)), parse(TABLES[table]))
 
 
+LONG_KEYS = ",".join(f"index_on_a_rather_long_column_name_number_{n}_of_the_legacy_schema" for n in range(3))
+WIDE_ROWS = [
+    ["1", "SIMPLE", "h", "index_merge", LONG_KEYS, LONG_KEYS, "4,4,4", None, "18", "Using where"],
+    ["1", "SIMPLE", "o", "eq_ref", "PRIMARY", "PRIMARY", "4", "shop.h.order_reference_id", "1", "Using index"],
+]
+
+
+@pytest.mark.parametrize("width", [72, 76])
+def test_mail_wrapped_wide_table_without_border_lines_keeps_pieces_of_spaces(width):
+    """Cells padded wider than the mail width: the client breaks the padding into lines of spaces."""
+    boxed = mangle.box(CLASSIC, WIDE_ROWS)
+    clean = "\n".join(line for line in boxed.split("\n") if not line.startswith("+"))
+    wrapped = mangle.mail_wrap(clean, width)
+    assert any(line and not line.strip() for line in wrapped.split("\n"))
+    _same(parse(wrapped), parse(boxed))
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("wrap", ["terminal", "mail"])
 @pytest.mark.parametrize("rows", [ROWID_FILTER_ROWS, CJK_ROWS, MYSQL8_ROWS], ids=["rowid", "cjk", "mysql8"])
