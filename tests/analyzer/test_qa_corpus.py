@@ -27,7 +27,6 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 KNOWN_FAILURES: dict[str, str] = {
     "dependent_in.ext.transcript100_wrapped.mail76": "B8",
     "join6_bnl.plain.transcript250_wrapped.mail76": "B8",
-    "long_names.plain.table.no_rules+mail72": "B21",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
 }
 
