@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from analyzer.decorations import strip_decorations, unescape_html
 from analyzer.resultset import plural
 from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 
@@ -85,6 +86,7 @@ def clean(text: str) -> Cleaned:
     """Apply every line-level repair to `text`; see the module docstring."""
     notices: list[str] = []
     text = _fix_line_endings(text, notices)
+    text = unescape_html(text, notices)
     text = _fix_spaces(text, notices)
     lines = text.split("\n")
     # Long runs of empty lines mean no more than three do (a wrapped table may hold pieces of spaces).
@@ -107,6 +109,8 @@ def clean(text: str) -> Cleaned:
             # Numbers put on quoted lines: the quoting comes off after them.
             lines, more = _strip_quoting(numbered, notices)
             margins = [a + b for a, b in zip(margins, more, strict=True)]
+    lines, more = strip_decorations(lines, notices)
+    margins = [a + b for a, b in zip(margins, more, strict=True)]
     # Quoted or numbered lines hid the empty ones from the first look.
     kept = None if undoubled else _undouble(lines, notices)
     if kept is not None:

@@ -136,3 +136,34 @@ def unexpand(text: str) -> str:
                 column += display_width(char)
         out.append(result + pending)
     return "\n".join(out)
+
+
+def prefix_lines(text: str, prefix: str) -> str:
+    """Put `prefix` before every non-empty line (a log's timestamp and level)."""
+    return "\n".join(prefix + line if line else line for line in text.split("\n"))
+
+
+def quote_lines(text: str, mark: str = '"', tail: str = "") -> str:
+    """Wrap every non-empty line in quotes, as a logger or a program's string dump does."""
+    escaped = (line.replace("\\", "\\\\").replace(mark, "\\" + mark) for line in text.split("\n"))
+    return "\n".join(f"{mark}{line}{mark}{tail}" if line else line for line in escaped)
+
+
+def marked_wrap(text: str, width: int, mark: str) -> str:
+    """Wrap lines at `width` columns with `mark` in the last column of each piece, as some
+    terminals and editors show a soft wrap."""
+    out = []
+    for line in text.split("\n"):
+        while display_width(line) > width:
+            out.append(line[: width - 1] + mark)
+            line = line[width - 1 :]
+        out.append(line)
+    return "\n".join(out)
+
+
+def html_escape(text: str, nbsp: bool = False) -> str:
+    """The paste as the source of a web page holds it: `<`, `>`, `&`, quotes as entities, and
+    with `nbsp` every second space of a run as `&nbsp;`."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = text.replace('"', "&quot;").replace("'", "&#39;")
+    return text.replace("  ", "&nbsp; ") if nbsp else text

@@ -147,6 +147,18 @@ REPAIRS = {
     "footer": (lambda t: t + "2 rows in set (0.00 sec)\n", "status line"),
     "duplicate": (lambda t: t + "\n" + t, "appears 2 times"),
     "duplicate-one-wrapped": (lambda t: t + "\n" + mangle.mail_wrap(t, 72), "appears 2 times"),
+    "log-prefix": (lambda t: mangle.prefix_lines(t, "2024-05-01 10:00:00 [Note] "), "log prefix"),
+    "mysql8-error-log": (
+        lambda t: mangle.prefix_lines(t, "2024-05-01T10:00:00.123456Z 0 [Note] [MY-010000] [Server] "),
+        "log prefix",
+    ),
+    "syslog": (lambda t: mangle.prefix_lines(t, "May  1 10:00:00 db1 mysqld[4242]: "), "log prefix"),
+    "chat-log": (lambda t: mangle.prefix_lines(t, "[10:01:22] <dba> "), "log prefix"),
+    "logger-quotes": (mangle.quote_lines, "quotes"),
+    "logger-quotes-comma": (lambda t: mangle.quote_lines(t, "'", ","), "quotes"),
+    "shell-continuation": (lambda t: mangle.prefix_lines(t, "").replace("\n", " \\\n"), "backslash"),
+    "wrap-mark": (lambda t: mangle.marked_wrap(t, 40, "\u21b5"), "wrap mark"),
+    "wrap-backslash": (lambda t: mangle.marked_wrap(t, 60, "\\"), "wrap mark"),
 }
 
 
@@ -155,6 +167,8 @@ REPAIRS = {
 def test_line_level_damage_is_repaired_and_reported(render, repair):
     if render is mangle.batch and (repair.endswith("nbsp") or repair == "spaces-to-tabs"):
         pytest.skip("tab-separated output has no padding spaces to replace")
+    if render is mangle.batch and repair.startswith("wrap-"):
+        pytest.skip("a terminal wraps batch output at its tab stops, not at characters")
     text = render(CLASSIC, ROWID_FILTER_ROWS)
     damage, word = REPAIRS[repair]
     plan = parse(damage(text))
@@ -424,3 +438,27 @@ class TestTruncation:
         plan = parse(sample["input"])
         assert plan.truncated
         assert plan.rows[0]["extra"] == CUT
+
+
+@pytest.mark.parametrize("nbsp", [False, True], ids=["entities", "entities-and-nbsp"])
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+def test_html_escaped_paste_is_decoded_and_reported(render, nbsp):
+    rows = [*MYSQL8_ROWS, ["4", "UNION", "t's", None, "ALL", None, None, None, None, "1", "100.00", 'a "&" b']]
+    text = render(MYSQL8, rows)
+    plan = parse(mangle.html_escape(text, nbsp=nbsp and render is not mangle.batch))
+    _same(plan, parse(text))
+    assert plan.rows[0]["table"] == "<derived2>"
+    assert any("HTML-escaped" in notice for notice in plan.notices)
+
+
+def test_entities_in_a_paste_that_also_holds_raw_markup_are_left_alone():
+    rows = [[*row[:-1], "Using where &amp; more" if row[-1] == "Using where" else row[-1]] for row in MYSQL8_ROWS]
+    plan = parse(mangle.box(MYSQL8, rows))
+    assert plan.rows[1]["extra"] == "Using where &amp; more"
+    assert not any("HTML" in notice for notice in plan.notices)
+
+
+def test_a_log_prefix_wrapped_by_a_terminal_keeps_its_width_for_the_rejoin():
+    text = mangle.prefix_lines(TABLES["rowid-filter"], "2024-05-01 10:00:00 [Note] ")
+    plan = parse(mangle.terminal_wrap(text, 80))
+    _same(plan, parse(TABLES["rowid-filter"]))

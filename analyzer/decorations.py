@@ -1,0 +1,160 @@
+"""Repairs for what tools add around every line of a paste, and for HTML escaping.
+
+- `unescape_html`: a paste copied from the source of a web page or a rich-text field arrives
+  with `&lt;derived2&gt;`, `&amp;`, `&quot;`, `&#39;` and `&nbsp;`. The entities are decoded only
+  when the paste is clearly escaped (no raw `<` anywhere), since a real statement or cell may
+  hold text such as `&amp;`.
+- `strip_decorations`: log prefixes (`2024-05-01 10:00:00 [Note] `, the MySQL 8 error log's
+  `…Z 0 [Note] [MY-010000] [Server] `, syslog's `May  1 10:00:00 host mysqld[12]: `, chat
+  logs' `[10:01] <nick> `), lines a logger wrapped in quotes (`"| 1 | SIMPLE |…",`), shell
+  continuation backslashes at the end of each line, and the marker some terminals and editors
+  put where they wrapped a line (`↵`, or `\\` in the last column).
+
+Each returns what it changed as notices; `strip_decorations` also returns the width taken off
+the left of each line, which a terminal counted when it wrapped the lines.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+
+from analyzer.resultset import plural
+from analyzer.textwidth import width
+
+_ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
+
+_TIMESTAMP_RE = re.compile(
+    r"^[ \t]*(?:"
+    r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?"  # ISO, MySQL logs
+    r"|\d{6} {1,2}\d{1,2}:\d\d:\d\d"  # MySQL 5.5 error log: 240501 10:00:00
+    r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d"  # syslog: May  1 10:00:00
+    r"|\[\d{1,2}:\d\d(?::\d\d)?(?: ?[AP]M)?\]"  # chat logs: [10:01], [10:01:22 PM]
+    r")"
+)
+# What log formats print after the time: a thread id before a `[level]`, `[Note]`, `[MY-010000]`,
+# `[Server]`, a syslog `program[pid]:`, a chat `<nick>`.
+_LOG_TOKEN_RE = re.compile(r"[ \t]+(?:\d+(?= \[)|\[[^\]\n]{1,40}\]|[\w./-]{1,64}\[\d+\]:|<[^>\n]{1,40}>)")
+# A syslog host and program (`db1 mysqld:`): up to three words before the content.
+_HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
+_QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
+_WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
+
+
+def unescape_html(text: str, notices: list[str]) -> str:
+    """`text` with its HTML entities decoded, when the whole paste was HTML-escaped."""
+    if "&" not in text or "<" in text:
+        return text
+    entities = _ENTITY_RE.findall(text)
+    if not entities:
+        return text
+    count = f"{len(entities)} HTML entities" if len(entities) > 1 else "1 HTML entity"
+    notices.append(f"Decoded {count} such as '{entities[0]}': the paste was HTML-escaped.")
+    # `&nbsp;` becomes a plain space: the client padded with spaces.
+    return html.unescape(text).replace("\u00a0", " ")
+
+
+def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Lines without log prefixes, logger quotes, continuation backslashes and wrap markers;
+    and the width taken off the left of each line."""
+    margins = [0] * len(lines)
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    if len(filled) < 2:
+        return lines, margins
+    lines = _strip_log_prefixes(lines, filled, margins, notices)
+    lines = _strip_logger_quotes(lines, filled, margins, notices)
+    lines = _strip_continuations(lines, filled, notices)
+    lines = _strip_wrap_marks(lines, notices)
+    return lines, margins
+
+
+def _strip_log_prefixes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    stamped = [(i, m) for i in filled if lines[i].lstrip()[:1] not in "+|*" and (m := _TIMESTAMP_RE.match(lines[i]))]
+    # Lines a terminal wrapped after the prefix was there continue without one.
+    if len(stamped) < 2 or len(stamped) < 0.25 * len(filled):
+        return lines
+    rests = {}
+    for i, match in stamped:
+        end = match.end()
+        while token := _LOG_TOKEN_RE.match(lines[i], end):
+            end = token.end()
+        rests[i] = (end, lines[i][end:])
+    # What follows is the same on every line up to the content (a host name, a colon, spaces),
+    # as far as a space: the content itself may start alike on every line (`|`).
+    texts = [rest for _, rest in rests.values()]
+    common = os.path.commonprefix([min(texts), max(texts)])
+    common = common[: common.rfind(" ") + 1]
+    if not _HOST_RE.fullmatch(common):
+        common = common[: len(common) - len(common.lstrip())]  # only host and program names may go
+    out = list(lines)
+    for i, (end, _) in rests.items():
+        cut = end + len(common)
+        margins[i] += width(lines[i][:cut])
+        out[i] = lines[i][cut:]
+    first = next(iter(rests))
+    example = lines[first][: rests[first][0] + len(common)].strip()[:60]
+    notices.append(f"Removed the log prefix ('{example}') from {plural(len(rests), 'line')}.")
+    return out
+
+
+def _strip_logger_quotes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    quoted = [
+        (i, m)
+        for i in filled
+        if lines[i].lstrip()[:1] in ("'", '"') and (m := _QUOTED_RE.match(lines[i])) and not _is_csv(m)
+    ]
+    if len(quoted) < 2 or len(quoted) < 0.8 * len(filled):
+        return lines
+    out = list(lines)
+    for i, match in quoted:
+        out[i] = match.group(2).replace("\\" + match.group(1), match.group(1)).replace("\\\\", "\\")
+        margins[i] += width(lines[i][: match.start(2)])
+    notices.append(f"Removed the quotes a logger or a program put around {plural(len(quoted), 'line')}.")
+    return out
+
+
+def _is_csv(match: re.Match) -> bool:
+    """A line of quoted CSV fields (`"1","SIMPLE",…`) is not one quoted line."""
+    mark = match.group(1)
+    return f"{mark},{mark}" in match.group(2) or f"{mark}\t{mark}" in match.group(2)
+
+
+def _strip_continuations(lines: list[str], filled: list[int], notices: list[str]) -> list[str]:
+    """Shell continuation backslashes: (nearly) every line ends with ` \\`."""
+    ending = [i for i in filled if lines[i].rstrip(" ").endswith("\\")]
+    if len(ending) < 2 or len(ending) < 0.8 * len(filled):
+        return lines
+    spaced = sum(lines[i].rstrip(" ").endswith(" \\") for i in ending)
+    out = list(lines)
+    for i in ending:
+        line = lines[i].rstrip(" ")[:-1]
+        out[i] = line[:-1] if spaced > len(ending) / 2 and line.endswith(" ") else line
+    notices.append(f"Removed the trailing backslash (a shell line continuation) from {plural(len(ending), 'line')}.")
+    return out
+
+
+def _strip_wrap_marks(lines: list[str], notices: list[str]) -> list[str]:
+    """The mark a terminal or editor put in the last column of a line it wrapped: `↵` and the
+    like wherever they end a line; `\\` when the lines ending with it all have one width and
+    most lines of that width end with it (a batch JSON line cut inside a `\\n` has it too)."""
+    marked = [i for i, line in enumerate(lines) if line and line[-1] in _WRAP_MARKS]
+    widths: dict[int, list[int]] = {}
+    for i, line in enumerate(lines):
+        if line[-1:] == "\\" and i + 1 < len(lines) and lines[i + 1].strip():
+            widths.setdefault(width(line), []).append(i)
+    if len(widths) == 1:
+        ((edge, ending),) = widths.items()
+        at_edge = sum(1 for line in lines if width(line) == edge)
+        if len(ending) >= 2 and len(ending) >= 0.8 * at_edge:
+            marked += ending
+    if not marked:
+        return lines
+    out = list(lines)
+    for i in marked:
+        out[i] = lines[i][:-1]
+    notices.append(
+        f"Removed the wrap mark ('{lines[marked[0]][-1]}') a terminal or editor put at the end of "
+        f"{plural(len(marked), 'wrapped line')}."
+    )
+    return out
