@@ -23,6 +23,11 @@ SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
 WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
 _EXTRA_SPLIT = re.compile(r"(;\s*)")
+# A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
+# tooltips would make a 70 MB page); the raw text and the JSON keep them all.
+MAX_SHOWN_ROWS = 1000
+MAX_SHOWN_FINDINGS = 200
+MAX_FINDING_LINKS = 50
 
 
 @dataclass
@@ -81,6 +86,8 @@ class AnalysisView:
     raw_html: str
     annotation_count: int
     prefix: str
+    row_count: int = 0  # rows in the plan; `rows` holds the first MAX_SHOWN_ROWS of them
+    finding_count: int = 0  # findings in the analysis; `findings` holds the most severe ones
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -158,7 +165,7 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
 
     numeric = {c: _is_numeric_column([row.get(c) for row in rows]) for c in columns}
     row_views = []
-    for index, row in enumerate(rows):
+    for index, row in enumerate(rows[:MAX_SHOWN_ROWS]):
         cells = [_cell(c, _as_text(row.get(c)), numeric[c], by_cell.get((index, c), []), tip_ids) for c in columns]
         severities = [str(a.get("severity")) for c in columns for a in by_cell.get((index, c), [])]
         row_views.append(RowView(index, index + 1, cells, index in affected, _worst(severities)))
@@ -169,12 +176,16 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
             severity=str(f.get("severity") or "info"),
             message=str(f.get("message") or ""),
             kind=str(f.get("kind") or ""),
-            rows=[(r, _row_label(r, rows)) for r in f.get("rows") or [] if isinstance(r, int) and 0 <= r < len(rows)],
+            rows=[(r, _row_label(r, rows)) for r in _shown(f.get("rows"), len(row_views))],
         )
-        for f in findings
+        for f in findings[:MAX_SHOWN_FINDINGS]
     ]
 
     nodes = build_tree(analysis)
+    tree = flatten(nodes)
+    for item in tree:
+        if item.node.row is not None and item.node.row >= len(row_views):
+            item.node.row = None  # no link to a row the page does not show
     plan = Plan(
         format=analysis.get("format") or "table",
         columns=columns,
@@ -189,16 +200,24 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         notices=[str(n) for n in analysis.get("notices") or []],
         warnings=[str(w) for w in analysis.get("warnings") or []],
         truncated=bool(analysis.get("truncated")),
-        tree=flatten(nodes),
+        tree=tree,
         tree_size=count(nodes),
         clean_table=format_table(plan) if rows else "",
         clean_vertical=format_vertical(plan) if rows else "",
         query=query,
-        query_html=highlight_query(query, _table_rows(rows)) if query else "",
+        query_html=highlight_query(query, _table_rows(rows[:MAX_SHOWN_ROWS])) if query else "",
         raw_html=highlight_explain(raw_explain) if raw_explain else "",
         annotation_count=len(annotations),
         prefix=prefix,
+        row_count=len(rows),
+        finding_count=len(findings),
     )
+
+
+def _shown(indexes: Any, shown_rows: int) -> list[int]:
+    """The row indexes a finding concerns that have a row on the page, at most MAX_FINDING_LINKS."""
+    valid = [r for r in indexes or [] if isinstance(r, int) and 0 <= r < shown_rows]
+    return valid[:MAX_FINDING_LINKS]
 
 
 def _as_text(value: Any) -> str | None:

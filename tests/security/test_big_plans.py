@@ -1,0 +1,45 @@
+"""A 1 MiB paste can hold tens of thousands of rows: pages show a bounded part of them, and say so."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyzer.display import MAX_SHOWN_FINDINGS, MAX_SHOWN_ROWS
+from tests.ui.html import parse
+
+COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]
+
+
+def many_rows(count: int) -> str:
+    """Batch output of a join of `count` full scans: one finding and several annotations per row."""
+    lines = ["\t".join(COLUMNS)]
+    lines += [
+        f"1\tSIMPLE\tt{i}\tALL\tNULL\tNULL\tNULL\tNULL\t{1000 + i}\tUsing where; Using join buffer"
+        for i in range(count)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.django_db
+def test_preview_and_permalink_of_a_huge_plan_are_bounded(client, create_explain):
+    count = MAX_SHOWN_ROWS + 1500
+    paste = many_rows(count)
+    slug = create_explain(paste)["slug"]
+    api = client.get(f"/api/v1/explains/{slug}/").json()
+    assert len(api["analysis"]["rows"]) == count  # the data keeps every row
+    for response in (client.post("/preview/", {"explain": paste}), client.get(f"/e/{slug}/")):
+        assert response.status_code == 200
+        body = response.content.decode()
+        doc = parse(body)
+        plan = doc.find_all("table", cls="plan")[0]
+        assert len(plan.find_all("tr")) == MAX_SHOWN_ROWS + 1  # the header row, then the rows shown
+        findings = doc.find_all("li", cls="finding")
+        assert len(findings) <= MAX_SHOWN_FINDINGS
+        assert f"{count} rows" in doc.find_all("p", cls="summary")[0].text
+        assert f"The first {MAX_SHOWN_ROWS} of {count} rows are shown" in body
+        links = re.findall(r'href="#row-(\d+)"', body)
+        assert links and max(int(n) for n in links) < MAX_SHOWN_ROWS  # no link to a row not on the page
+        # Tooltips and cells grow with the rows shown, not with the rows pasted.
+        assert len(body) < 40 * len(paste)
