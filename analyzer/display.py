@@ -189,7 +189,7 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
     plan = Plan(
         format=analysis.get("format") or "table",
         columns=columns,
-        rows=[{c: _as_text(r.get(c)) for c in columns} for r in rows],
+        rows=[{c: _as_text(r.get(c)) for c in columns} for r in rows[:MAX_SHOWN_ROWS]],
     )
     query = analysis.get("query")
     return AnalysisView(

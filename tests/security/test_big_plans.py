@@ -39,6 +39,8 @@ def test_preview_and_permalink_of_a_huge_plan_are_bounded(client, create_explain
         assert len(findings) <= MAX_SHOWN_FINDINGS
         assert f"{count} rows" in doc.find_all("p", cls="summary")[0].text
         assert f"The first {MAX_SHOWN_ROWS} of {count} rows are shown" in body
+        clean = doc.by_id("clean-table").text
+        assert "| t999 " in clean and "| t1000 " not in clean
         links = re.findall(r'href="#row-(\d+)"', body)
         assert links and max(int(n) for n in links) < MAX_SHOWN_ROWS  # no link to a row not on the page
         # Tooltips and cells grow with the rows shown, not with the rows pasted.
