@@ -272,3 +272,39 @@ def test_unsupported_methods_are_405_with_json(client, method, url):
     response = getattr(client, method)(url, b"{}", content_type="application/json")
     assert response.status_code == 405
     assert_json_error(response)
+
+
+@pytest.mark.django_db
+def test_detail_asked_for_text_is_a_json_406(client, create_explain):
+    slug = create_explain()["slug"]
+    response = client.get(f"/api/v1/explains/{slug}/", HTTP_ACCEPT="text/plain")
+    assert response.status_code in (200, 406)
+    if response.status_code == 406:
+        assert_json_error(response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("host", ["evil.example", "a" * 300, "localhost:99999", "[::1", "x@y", ""])
+def test_unknown_host_headers_are_refused_without_a_5xx(client, paste, host):
+    for response in (
+        client.get("/", HTTP_HOST=host),
+        client.post("/api/v1/explains/", paste, content_type="text/plain", HTTP_HOST=host),
+    ):
+        assert_no_server_error(response)
+        assert "evil.example" not in response.get("Location", "")
+
+
+@pytest.mark.django_db
+def test_throttled_creation_is_a_json_429_with_retry_after(client, settings, paste):
+    settings.API_CREATE_RATE = "2/minute"
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+    statuses = []
+    for _ in range(4):
+        response = client.post("/api/v1/explains/", paste, content_type="text/plain", HTTP_ACCEPT="application/json")
+        statuses.append(response.status_code)
+    assert statuses[-1] == 429, statuses
+    assert int(response["Retry-After"]) > 0
+    assert_json_error(response)

@@ -1,0 +1,164 @@
+"""Adversarial inputs for the analyzer: `python bench/adversarial.py [--limit SECONDS]`.
+
+Builds pathological pastes just under the 1 MiB limit (one huge line, walls of `|`, `{` nested
+50k deep, 200k tree lines, border-only lines, mixed line endings, row markers, prompts, fences,
+deep indentation, …), times `analyze()` on each (best of a few runs, since the machine is
+shared) and prints them slowest first. Anything over the limit (default 1 s) is flagged.
+A ParseError is a fine answer; any other exception is reported as a failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer import ParseError, analyze  # noqa: E402
+
+LIMIT = 1024 * 1024
+BUDGET = LIMIT - 64  # leave room so every input stays under the limit
+
+
+def fill(unit: str, budget: int = BUDGET, head: str = "", tail: str = "") -> str:
+    """`head`, then `unit` repeated to fill the budget (in UTF-8 bytes), then `tail`."""
+    size = len(unit.encode("utf-8"))
+    room = budget - len((head + tail).encode("utf-8"))
+    return head + unit * max(0, room // size) + tail
+
+
+HEADER = "| id | select_type | table | type | possible_keys | key | key_len | ref | rows | Extra |\n"
+BORDER = "+----+-------------+-------+------+---------------+-----+---------+-----+------+-------+\n"
+ROW = "|  1 | SIMPLE      | t1    | ALL  | NULL          | NULL| NULL    | NULL|   10 | NULL  |\n"
+TABLE = BORDER + HEADER + BORDER + ROW + BORDER
+VERTICAL_ROW = (
+    "*************************** 1. row ***************************\n"
+    "           id: 1\n  select_type: SIMPLE\n        table: t1\n         type: ALL\n"
+    "possible_keys: NULL\n          key: NULL\n      key_len: NULL\n          ref: NULL\n"
+    "         rows: 10\n        Extra: Using where\n"
+)
+TSV_HEAD = "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra\n"
+TSV_ROW = "1\tSIMPLE\tt1\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing where\n"
+
+
+def cases() -> dict[str, Callable[[], str]]:
+    """Name -> builder of one adversarial paste (built lazily, one at a time)."""
+    return {
+        "one 1 MiB line of letters": lambda: fill("a"),
+        "one 1 MiB line of spaces": lambda: fill(" "),
+        "100k '|' on one line": lambda: "|" * 100_000,
+        "1 MiB of '|'": lambda: fill("|"),
+        "1 MiB of '|' lines": lambda: fill("|\n"),
+        "1 MiB of '| ' cells on one line": lambda: fill("| "),
+        "header then 1 MiB of '|' cells": lambda: fill("| x ", head=BORDER + HEADER + BORDER),
+        "50k nested '{'": lambda: "{" * 50_000,
+        "1 MiB nested '{\"a\":'": lambda: fill('{"a":'),
+        "1 MiB nested '['": lambda: fill("["),
+        "EXPLAIN then 1 MiB '{'": lambda: fill("{", head="EXPLAIN\n"),
+        "query_block then deep nesting": lambda: fill('{"nested_loop":[{"table":', head='{"query_block":'),
+        "json one-cell table with 1 MiB string": lambda: fill("x", head='| {"query_block": {"table": {"table_name": "'),
+        "200k lines of '->'": lambda: "->\n" * 200_000,
+        "1 MiB of '-> ' lines": lambda: fill("-> Table scan on t  (cost=1 rows=1)\n"),
+        "tree indented ever deeper": lambda: "".join("  " * i + "-> Filter: (a)  (cost=1 rows=1)\n" for i in range(1000)),
+        "tree 1 MiB one deep line": lambda: fill(" ", tail="-> Table scan on t  (cost=1 rows=1)\n"),
+        "lines of only '+'": lambda: fill("+" * 80 + "\n"),
+        "1 MiB of '+' one line": lambda: fill("+"),
+        "1 MiB of '+-' borders": lambda: fill("+-" * 40 + "+\n"),
+        "alternating CRLF/CR": lambda: fill("|a|\r\n|b|\r"),
+        "1 MiB of CR": lambda: fill("\r"),
+        "1 MiB of LF": lambda: fill("\n"),
+        "1 MiB of CRLF": lambda: fill("\r\n"),
+        "many row markers": lambda: fill("*************************** 1. row ***************************\n"),
+        "many vertical rows": lambda: fill(VERTICAL_ROW),
+        "vertical keys only": lambda: fill("           id: 1\n"),
+        "deep indentation then table": lambda: fill(" " * 4000 + "x\n", tail=TABLE),
+        "one line of 1 MiB spaces then table": lambda: fill(" ", tail="\n" + TABLE),
+        "many fences": lambda: fill("```\n"),
+        "fences around tables": lambda: fill("```\n" + TABLE + "```\n"),
+        "many prompts": lambda: fill("mysql> EXPLAIN SELECT 1;\n"),
+        "many continuation prompts": lambda: fill("    -> "),
+        "prompt continuation lines": lambda: fill("    -> a\n", head="mysql> EXPLAIN SELECT\n"),
+        "many tables": lambda: fill(TABLE),
+        "one table 1 MiB of rows": lambda: fill(ROW, head=BORDER + HEADER + BORDER, tail=BORDER),
+        "one table, 1 MiB Extra cell": lambda: fill("x", head=BORDER + HEADER + BORDER + "| 1 | SIMPLE | t | ALL | | | | | 1 | ", tail=" |\n" + BORDER),
+        "wide header 20k columns": lambda: "+" + "---+" * 20_000 + "\n|" + " c |" * 20_000 + "\n+" + "---+" * 20_000 + "\n",
+        "tsv 1 MiB of rows": lambda: fill(TSV_ROW, head=TSV_HEAD),
+        "tsv 1 MiB of tabs": lambda: fill("\t", head=TSV_HEAD),
+        "tsv 1 MiB of tab lines": lambda: fill("\t\t\n", head=TSV_HEAD),
+        "quoted '> ' deeply": lambda: fill("> ", tail="\n" + TABLE),
+        "1 MiB of '> ' lines": lambda: fill("> > > > > > > > x\n"),
+        "line numbers": lambda: fill("12345 | x\n"),
+        "numbered table lines": lambda: "".join(f"{i:6d}  {line}\n" for i, line in enumerate((TABLE * 2000).splitlines())),
+        "rows in set lines": lambda: fill("1 row in set (0.00 sec)\n"),
+        "NBSP everywhere": lambda: fill("\u00a0"),
+        "NBSP table": lambda: fill(TABLE.replace(" ", "\u00a0")),
+        "wide characters": lambda: fill("表"),
+        "combining marks": lambda: fill("a\u0301\u0301\u0301"),
+        "box drawing soup": lambda: fill("┌─┬┐│├┼┤└┴┘"),
+        "SHOW WARNINGS blocks": lambda: fill("*************************** 1. row ***************************\n  Level: Note\n   Code: 1003\nMessage: select 1\n"),
+        "same table pasted 5000 times": lambda: (TABLE + "\n") * 5000,
+        "wrapped at width 1": lambda: "\n".join(TABLE.replace("\n", "")),
+        "table wrapped at 7": lambda: "\n".join(TABLE[i : i + 7] for i in range(0, len(TABLE), 7)) * 200,
+        "markdown and chat": lambda: fill("Hi, see below: **bold** `code` [x](y)\n", tail=TABLE),
+        "1 MiB of 'Using where; '": lambda: fill("Using where; "),
+        "1 MiB of digits": lambda: fill("9"),
+        "1 MiB of '(' ": lambda: fill("("),
+        "tree with 1 MiB of '('": lambda: fill("(", head="-> Filter: "),
+        "tree cost soup": lambda: fill("(cost=1 rows=1) ", head="-> "),
+        "json with 1 MiB of small tables": lambda: fill(
+            '{"table": {"table_name": "t", "access_type": "ALL", "rows": 1}},',
+            head='{"query_block": {"select_id": 1, "nested_loop": [',
+            tail='{"table": {"table_name": "z"}}]}}',
+        ),
+        "json string of backslashes": lambda: fill("\\\\", head='{"query_block": {"table": {"table_name": "', tail='"}}}'),
+    }
+
+
+def best_time(text: str, repeat: int) -> tuple[float, str]:
+    best = float("inf")
+    outcome = ""
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            analysis = analyze(text)
+            outcome = f"{analysis.plan.format}, {len(analysis.plan.rows)} rows"
+        except ParseError as exc:
+            outcome = f"ParseError: {exc.message[:60]}"
+        except Exception as exc:  # noqa: BLE001 - the point is to report anything that escapes
+            outcome = f"FAILURE {type(exc).__name__}: {str(exc)[:60]}"
+        best = min(best, time.perf_counter() - start)
+    return best, outcome
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=float, default=1.0, help="flag inputs slower than this (seconds)")
+    parser.add_argument("--repeat", type=int, default=2, help="runs per input; the best is kept")
+    parser.add_argument("--only", help="run only cases whose name contains this")
+    args = parser.parse_args()
+    results = []
+    for name, build in cases().items():
+        if args.only and args.only not in name:
+            continue
+        text = build()
+        size = len(text.encode("utf-8"))
+        if size > LIMIT:
+            print(f"skipped {name}: {size} bytes is over the limit", file=sys.stderr)
+            continue
+        seconds, outcome = best_time(text, args.repeat)
+        results.append((seconds, name, size, outcome))
+        print(f"{seconds * 1000:9.1f} ms  {name}", file=sys.stderr, flush=True)
+    print(f"\n{'time':>10}  {'bytes':>8}  input  ->  outcome (slowest first)")
+    for seconds, name, size, outcome in sorted(results, reverse=True):
+        flag = "  <-- SLOW" if seconds > args.limit else ""
+        print(f"{seconds * 1000:8.1f} ms  {size:8d}  {name}  ->  {outcome}{flag}")
+    slow = [r for r in results if r[0] > args.limit]
+    failed = [r for r in results if r[3].startswith("FAILURE")]
+    print(f"\n{len(results)} inputs, {len(slow)} over {args.limit:g} s, {len(failed)} failures")
+
+
+if __name__ == "__main__":
+    main()
