@@ -30,10 +30,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzer import textwidth
 from analyzer.plan import Plan
-from analyzer.resultset import plural
-from analyzer.textwidth import USUAL_TERMINAL_WIDTHS
+from analyzer.rejoin import describe, rejoin
 from analyzer.tree_format import flatten_nodes, make_node
 
 # A document nested deeper than this is refused; real plans stay far below it.
@@ -248,9 +246,7 @@ def _batch_line(text: str, start: int, margins: list[int] | None, notices: list[
     or a mail client wrapped it into put back together. The line holds no raw line break, so
     every following line up to an empty one (or a new `EXPLAIN` header or document) is a piece.
 
-    A terminal cut the pieces at its width (all but the last are that wide, counting the
-    quoting it saw, and may have lost trailing spaces): they join as they are, padded to that
-    width. A mail client broke them at a space and may have dropped it: one goes back.
+    See `analyzer.rejoin` for how a terminal's cut and a mail client's break are told apart.
     """
     first = text.count("\n", 0, start)
     lines = text[start:].split("\n", 5000)
@@ -263,33 +259,9 @@ def _batch_line(text: str, start: int, margins: list[int] | None, notices: list[
     if len(pieces) == 1:
         return pieces[0]
     margin = [margins[first + k] if margins and first + k < len(margins) else 0 for k in range(len(pieces))]
-    cut = [textwidth.width(piece) + margin[k] for k, piece in enumerate(pieces[:-1])]
-    widest = max(cut)
-    # A mail client fills a line with whole words and breaks at a space; a terminal cuts at its
-    # edge, inside words and space runs alike (the piece is as wide as the others, the next one
-    # starts with spaces, or its first word would have fitted on the line).
-    by_terminal = 0
-    for k, piece in enumerate(pieces[1:]):
-        first_word = piece.split(" ", 1)[0]
-        by_terminal += (
-            cut[k] == widest
-            and cut.count(widest) > 1
-            or piece[:1] == " "
-            and pieces[k][-1:] != " "
-            or cut[k] + 1 + textwidth.width(first_word) <= widest
-        )
-    terminal = by_terminal >= 0.75 * len(cut) or len(cut) == 1 and widest in USUAL_TERMINAL_WIDTHS
-    out = pieces[0]
-    for k, piece in enumerate(pieces[1:]):
-        if terminal:
-            out += " " * (widest - cut[k]) + piece
-        elif out.endswith(" ") or piece.startswith(" "):
-            out += piece
-        else:
-            out += " " + piece
-    how = f"hard-wrapped at {widest} columns" if terminal else "wrapped at word boundaries (as mail clients do)"
-    notices.append(f"Rejoined {plural(len(cut), 'line')} of the one-line (batch) JSON plan {how}.")
-    return out
+    line, terminal = rejoin(pieces, margin)
+    notices.append(f"Rejoined {describe(len(pieces) - 1, terminal)} in the one-line (batch) JSON plan.")
+    return line
 
 
 def _starts_document(line: str) -> bool:
