@@ -31,9 +31,17 @@ _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 _SPACE_TABLE = {ord(c): " " for c in _ODD_SPACES} | {ord(c): None for c in _INVISIBLE}
 
 _FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
+# A line that only opens or closes a block in wiki, forum or HTML markup: `{noformat}`,
+# `{code:sql}`, `[code]`, `<pre>`.
+_MARKUP_FENCE_RE = re.compile(
+    r"^\s*(?:\{(?:noformat|code|panel|quote)(?::[^}\n]{0,100})?\}|\[/?(?:code|quote|pre)(?:=[\w-]{1,20})?\]"
+    r"|</?(?:pre|code)\b[^>\n]{0,100}>)+\s*$",
+    re.IGNORECASE,
+)
 _INLINE_OPEN_RE = re.compile(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u2500-\u257f]|id\s)")
 _INLINE_FENCE_RE = re.compile(r"(?<=\S)([ \t]*)(?:```|~~~)\s*$")
 _QUOTE_RE = re.compile(r"^(?:> ?)+")
+_OPEN_TAG_RE = re.compile(r"<[A-Za-z/][^<> ]{0,20}$")  # a line cut inside an HTML tag (`…<TD`)
 _LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
 _NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)  # two numbered lines
 # What a numbered line must start with, after its number, for the numbering to be believed:
@@ -153,7 +161,12 @@ def _fix_spaces(text: str, notices: list[str]) -> str:
 
 def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
     """Drop markdown fence lines, and fences typed on the first or last line of the paste itself."""
-    fences = [i for i, line in enumerate(lines) if line.lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(line)]
+    fences = [
+        i
+        for i, line in enumerate(lines)
+        if (line.lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(line))
+        or (line.lstrip()[:1] in ("{", "[", "<") and _MARKUP_FENCE_RE.match(line))
+    ]
     dropped = set(fences)
     inline = 0
     out = list(lines)
@@ -168,7 +181,7 @@ def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tu
     if not fences:
         return out, numbers
     where = ", ".join(str(numbers[i]) for i in fences[:6])
-    notices.append(f"Removed markdown code fence lines (line {where}).")
+    notices.append(f"Removed code fence lines of markdown, wiki or forum markup (line {where}).")
     kept = [i for i in range(len(lines)) if i not in dropped]
     return [out[i] for i in kept], [numbers[i] for i in kept]
 
@@ -233,7 +246,8 @@ def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], lis
     margins = [0] * len(lines)
     quoted = 0
     for i, line in enumerate(lines):
-        if line[:1] == ">":
+        if line[:1] == ">" and not (i and _OPEN_TAG_RE.search(lines[i - 1])):
+            # (A line right after an open `<TD` is the rest of a wrapped HTML tag, not a quote.)
             margin = margins[i] = _QUOTE_RE.match(line).end()
             out[i] = line[margin:]
             quoted += 1

@@ -25,6 +25,8 @@ from analyzer.textwidth import width
 
 _ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
+# Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
+_WRAPPER_TAG_RE = re.compile(r"</?(?:pre|code|br|p|div|span)\b[^<>\n]{0,100}>", re.IGNORECASE)
 _TIMESTAMP_RE = re.compile(
     r"^[ \t]*(?:"
     r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?"  # ISO, MySQL logs
@@ -44,7 +46,7 @@ _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
 
 def unescape_html(text: str, notices: list[str]) -> str:
     """`text` with its HTML entities decoded, when the whole paste was HTML-escaped."""
-    if "&" not in text or "<" in text:
+    if "&" not in text or "<" in _WRAPPER_TAG_RE.sub("", text):
         return text
     entities = _ENTITY_RE.findall(text)
     if not entities:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from analyzer.cleanup import clean
+from analyzer.cleanup import clean, statement_query
 from analyzer.json_format import parse_json
+from analyzer.markup_format import parse_markup, starts_cell_column, starts_markup
 from analyzer.plan import ParseError, Plan
 from analyzer.resultset import CUT, ResultSet, describe_lines, missing_tail, plural
 from analyzer.table_format import BOX_DRAWING, has_box_drawing, parse_table, starts_table
@@ -99,7 +100,7 @@ def _parse(text: str) -> Plan:
         format=chosen.format,
         columns=chosen.columns,
         rows=chosen.rows,
-        query=_query_for(chosen, cleaned.queries) or cleaned.query,
+        query=chosen.query or _query_for(chosen, cleaned.queries) or cleaned.query,
         warnings=warnings,
         notices=notices,
         truncated=chosen.truncated,
@@ -120,7 +121,11 @@ def result_sets(
         head = line.lstrip()[:1]
         result = None
         end = i + 1
-        if (head in "+|" or " | " in line) and starts_table(lines, i):
+        if (head in "<|" or head == "i") and (starts_markup(line) or starts_cell_column(lines, i)):
+            result, end, statement = parse_markup(lines, numbers, i, margins or [0] * len(lines))
+            if result is not None and statement:
+                result.query = statement_query(statement)
+        elif (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins)
         elif "*****" in line and starts_vertical(line):
             result, end = parse_vertical(lines, numbers, i, terminal_width)
@@ -148,7 +153,16 @@ def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
 
 def _may_start(line: str) -> bool:
     """A cheap test whether a result set could start on `line` (most lines of a big paste fail it)."""
-    return "|" in line or "+" in line or "*****" in line or "\t" in line or "select_type" in line or "Warnings:" in line
+    return (
+        "|" in line
+        or "+" in line
+        or "*****" in line
+        or "\t" in line
+        or "select_type" in line
+        or "Warnings:" in line
+        or "<" in line
+        or line.strip() == "id"
+    )
 
 
 def _mark_missing_columns(result: ResultSet) -> None:

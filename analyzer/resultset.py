@@ -62,6 +62,7 @@ class ResultSet:
     affected_rows: list[int] = field(default_factory=list)
     start: int = 0  # index of its first cleaned line
     end: int = 0  # index of the first cleaned line after it
+    query: str | None = None  # the statement the output itself names (`mysql --xml`)
 
     @property
     def is_explain(self) -> bool:

@@ -133,6 +133,7 @@ def parse_table(
     sections: list[list[tuple[str, int]]] = [[]]
     borders = 1 if is_border(first) else 0
     squeezed = None  # the first line does not line up with the border: spaces were collapsed
+    markdown = False  # a `|---|---|` rule under the header: a Markdown table
     while j < n:
         line = lines[j]
         s = line.rstrip()
@@ -154,6 +155,7 @@ def parse_table(
         if borders == 0 and _is_markdown_rule(s):
             if sections[-1]:
                 sections.append([])
+            markdown = True
             j += 1
             continue
         if s.lstrip()[0] != "|" and not frame.left_open:
@@ -208,12 +210,17 @@ def parse_table(
         if not ok:
             damaged.append(index)
             damaged_lines.append(numbers[at])
+        if markdown:
+            cells = [cell.replace("\\|", "|") for cell in cells]  # Markdown escapes a `|` in a cell
         rows.append({name: value(cell) for name, cell in zip(columns, cells, strict=False)})
 
     _report_joins(joins, notices, frame.wrap)
+    if markdown:
+        notices.append("Read a Markdown table (a '|---|' rule under the header).")
     if loose:
         notices.append(
-            f"Split {plural(loose, 'line')} that do not line up with the table's columns at their '|' signs "
+            f"Split {plural(loose, 'line')} that {'does' if loose == 1 else 'do'} not line up with the table's "
+            "columns at their '|' signs "
             "(spaces were collapsed or the table was typed by hand)."
         )
     result = ResultSet("table", columns, rows, numbers[start], notices=notices)

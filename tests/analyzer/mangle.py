@@ -167,3 +167,37 @@ def html_escape(text: str, nbsp: bool = False) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = text.replace('"', "&quot;").replace("'", "&#39;")
     return text.replace("  ", "&nbsp; ") if nbsp else text
+
+
+def _xml_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def html_table(columns: list[str], rows: list[list[str | None]]) -> str:
+    """`mysql --html` output: the whole result set on one line, cells XML-escaped, NULL as `NULL`."""
+    out = "<TABLE BORDER=1><TR>" + "".join(f"<TH>{_xml_escape(c)}</TH>" for c in columns) + "</TR>"
+    for row in rows:
+        out += "<TR>" + "".join(f"<TD>{_xml_escape(_text(c))}</TD>" for c in row) + "</TR>"
+    return out + "</TABLE>"
+
+
+def xml_resultset(columns: list[str], rows: list[list[str | None]], statement: str) -> str:
+    """`mysql --xml` output, NULL as `xsi:nil`."""
+    out = f'<?xml version="1.0"?>\n\n<resultset statement="{_xml_escape(statement)}" '
+    out += 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
+    for row in rows:
+        out += "\n  <row>\n"
+        for name, cell in zip(columns, row, strict=True):
+            if cell is None:
+                out += f'\t<field name="{name}" xsi:nil="true" />\n'
+            else:
+                out += f'\t<field name="{name}">{_xml_escape(cell)}</field>\n'
+        out += "  </row>\n"
+    return out + "</resultset>\n"
+
+
+def jira_table(columns: list[str], rows: list[list[str | None]]) -> str:
+    """A Jira/Confluence wiki table: `||` header cells, `|` row cells, `\\|` inside a cell."""
+    head = "||" + "||".join(columns) + "||"
+    body = ["|" + "|".join(_text(c).replace("|", "\\|") or " " for c in row) + "|" for row in rows]
+    return "\n".join([head, *body]) + "\n"

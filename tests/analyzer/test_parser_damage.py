@@ -462,3 +462,57 @@ def test_a_log_prefix_wrapped_by_a_terminal_keeps_its_width_for_the_rejoin():
     text = mangle.prefix_lines(TABLES["rowid-filter"], "2024-05-01 10:00:00 [Note] ")
     plan = parse(mangle.terminal_wrap(text, 80))
     _same(plan, parse(TABLES["rowid-filter"]))
+
+
+MARKUP_CASES = {
+    "rowid": (CLASSIC, ROWID_FILTER_ROWS),
+    "cjk": (CLASSIC, CJK_ROWS),
+    "mysql8": (MYSQL8, MYSQL8_ROWS),
+}
+
+
+@pytest.mark.parametrize("wrap", [None, "terminal", "mail", "quote-then-wrap"])
+@pytest.mark.parametrize("case", MARKUP_CASES)
+def test_mysql_html_output_reads_as_a_table(case, wrap):
+    columns, rows = MARKUP_CASES[case]
+    text = mangle.html_table(columns, rows)
+    if wrap:
+        text = (WRAPS[wrap] if wrap in WRAPS else WRAPS["terminal"])(text, 80)
+    plan = parse("mysql> EXPLAIN SELECT 1;\n" + text + f"\n{len(rows)} rows in set (0.00 sec)\n")
+    _same(plan, parse(mangle.box(columns, rows)))
+    assert any("--html" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("case", MARKUP_CASES)
+def test_mysql_xml_output_reads_as_a_table_with_its_statement(case):
+    columns, rows = MARKUP_CASES[case]
+    plan = parse(mangle.xml_resultset(columns, rows, "EXPLAIN SELECT * FROM t WHERE a < 3"))
+    _same(plan, parse(mangle.box(columns, rows)))
+    assert plan.query == "SELECT * FROM t WHERE a < 3"
+
+
+@pytest.mark.parametrize("escaped", [True, False], ids=["pipes-escaped", "pipes-typed-as-is"])
+@pytest.mark.parametrize("case", MARKUP_CASES)
+def test_jira_wiki_table(case, escaped):
+    columns, rows = MARKUP_CASES[case]
+    text = mangle.jira_table(columns, rows)
+    if not escaped:
+        text = text.replace("\\|", "|")
+    plan = parse("{code}\n" + text + "{code}\n")
+    _same(plan, parse(mangle.box(columns, rows)))
+
+
+@pytest.mark.parametrize("case", MARKUP_CASES)
+def test_web_table_copied_with_one_cell_per_line(case):
+    columns, rows = MARKUP_CASES[case]
+    cells = [*columns, *("NULL" if c is None else c for row in rows for c in row)]
+    plan = parse("Here it is\n\n" + "\n".join(cells) + "\n")
+    _same(plan, parse(mangle.box(columns, rows)))
+
+
+def test_the_same_row_twice_in_one_table_is_kept_twice():
+    # A terminal that repeated a line while scrolling: rows are never merged inside one table.
+    rows = [ROWID_FILTER_ROWS[0], ROWID_FILTER_ROWS[0], ROWID_FILTER_ROWS[1]]
+    plan = parse(mangle.box(CLASSIC, rows))
+    assert len(plan.rows) == 3
+    assert plan.rows[0] == plan.rows[1]
