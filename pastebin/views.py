@@ -20,6 +20,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from analyzer.compare import compare as compare_analyses
+from analyzer.display import MAX_SHOWN_ROWS
 from pastebin import clock, expiry, lookup
 from pastebin.forms import ExplainForm, ReportForm
 from pastebin.models import AbuseReport, Explain, Visibility
@@ -199,7 +200,23 @@ def compare(request: HttpRequest, slug_a: str, slug_b: str) -> HttpResponse:
     if isinstance(after, HttpResponse):
         return after
     diff = compare_analyses(before.analysis, after.analysis)
-    return render(request, "pastebin/compare.html", {"before": before, "after": after, "diff": diff})
+    shown = shown_tables(diff["tables"], MAX_SHOWN_ROWS)
+    return render(
+        request,
+        "pastebin/compare.html",
+        {"before": before, "after": after, "diff": diff, "tables": shown, "hidden": len(diff["tables"]) - len(shown)},
+    )
+
+
+def shown_tables(tables: list[dict], limit: int) -> list[dict]:
+    """At most `limit` tables of a comparison, changed ones first picked, in plan order; rows past
+    the analyses' shown rows lose their links (a 1 MiB paste can hold 20,000 tables)."""
+    if len(tables) > limit:
+        picked = sorted(range(len(tables)), key=lambda i: tables[i]["status"] == "same")[:limit]
+        tables = [tables[i] for i in sorted(picked)]
+    return [
+        {**t, **{k: None for k in ("before_row", "after_row") if t[k] is not None and t[k] >= limit}} for t in tables
+    ]
 
 
 @noindex

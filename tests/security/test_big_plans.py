@@ -45,3 +45,23 @@ def test_preview_and_permalink_of_a_huge_plan_are_bounded(client, create_explain
         assert links and max(int(n) for n in links) < MAX_SHOWN_ROWS  # no link to a row not on the page
         # Tooltips and cells grow with the rows shown, not with the rows pasted.
         assert len(body) < 40 * len(paste)
+
+
+@pytest.mark.django_db
+def test_compare_of_huge_plans_lists_the_changed_tables_first_and_is_bounded(client, create_explain):
+    count = MAX_SHOWN_ROWS + 1500
+    before = many_rows(count)
+    after = before.replace("\tt2400\tALL\tNULL\tNULL\tNULL\tNULL\t", "\tt2400\tref\tidx\tidx\t4\tconst\t")
+    assert after != before
+    a, b = create_explain(before)["slug"], create_explain(after)["slug"]
+    response = client.get(f"/compare/{a}/{b}/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    doc = parse(body)
+    listed = doc.find_all("table", cls="compare-table")[0].find_all("tr")[1:]
+    assert len(listed) == MAX_SHOWN_ROWS
+    changed = [row for row in listed if "status-changed" in row.classes]
+    assert [row.find_all("th")[0].text for row in changed] == ["t2400"]
+    assert f"{MAX_SHOWN_ROWS} of {count} tables are listed" in body
+    links = [int(n) for n in re.findall(r'href="#[ab]-row-(\d+)"', body)]
+    assert links and max(links) < MAX_SHOWN_ROWS
