@@ -70,6 +70,7 @@ _FOOTER_RE = re.compile(
 )
 _NOTE_RE = re.compile(r"^\s*(?:Note|Warning|Error) \(Code \d+\): (.*)$")
 _OUTPUT_LINE_RE = re.compile(r"^\s*(?:\+[-+]|\||\*{5}|\{|[\u2500-\u257f])")
+_FOR_CONNECTION_RE = re.compile(r"FOR\s+CONNECTION\b", re.IGNORECASE)
 _TERMINATOR_RE = re.compile(r"(?:;|\\[Gg])\s*$")
 
 
@@ -361,6 +362,8 @@ def statement_query(statement: str) -> str | None:
     if not match or match.end() == 0:
         return None
     sql = _TERMINATOR_RE.sub("", statement[match.end() :]).strip()
+    if _FOR_CONNECTION_RE.match(sql):
+        return None  # MySQL's EXPLAIN FOR CONNECTION names a session, not a statement
     return sql or None
 
 

@@ -86,7 +86,7 @@ def _parse(text: str) -> Plan:
             )
         raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
 
-    chosen, extra_notices = _choose(explains)
+    chosen, extra_notices = _choose(explains, cleaned.numbers)
     other = _other_text(lines, found)
     if other:
         notices.append(
@@ -201,7 +201,7 @@ def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]],
             )
 
 
-def _choose(explains: list[ResultSet]) -> tuple[ResultSet, list[str]]:
+def _choose(explains: list[ResultSet], numbers: list[int]) -> tuple[ResultSet, list[str]]:
     """The EXPLAIN to return (the first complete one), and notices about copies and alternatives."""
     copies: dict[tuple, list[ResultSet]] = {}
     for result in explains:
@@ -216,8 +216,15 @@ def _choose(explains: list[ResultSet]) -> tuple[ResultSet, list[str]]:
                 f"{describe_lines([r.first_line for r in group])}); it was read once."
             )
     if len(distinct) > 1:
+        ignored = ", ".join(
+            f"lines {numbers[r.start]}-{numbers[r.end - 1]}" if r.end - 1 > r.start else f"line {numbers[r.start]}"
+            for group in copies.values()
+            for r in group
+            if r is not chosen and r.key() != chosen.key()
+        )
         notices.append(
             f"The paste holds {len(distinct)} different EXPLAIN results (starting on "
-            f"{describe_lines([r.first_line for r in distinct])}); showing the one on line {chosen.first_line}."
+            f"{describe_lines([r.first_line for r in distinct])}); showing the one on line {chosen.first_line} "
+            f"and ignoring the other{'s' if len(distinct) > 2 else ''} ({ignored})."
         )
     return chosen, notices
