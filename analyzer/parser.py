@@ -79,11 +79,13 @@ def _parse(text: str) -> Plan:
     if not explains:
         if found:
             first = found[0]
-            raise ParseError(
-                f"The result set on line {first.first_line} has the columns {', '.join(first.columns[:6])}, "
-                f"which are not those of EXPLAIN; {EXPECTED}.",
-                line=first.first_line,
+            names = [name for name in first.columns if name.strip()]
+            what = (
+                f"has the columns {', '.join(names[:6])}, which are not those of EXPLAIN"
+                if names
+                else "has no column names"
             )
+            raise ParseError(f"The result set on line {first.first_line} {what}; {EXPECTED}.", line=first.first_line)
         raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
 
     chosen, extra_notices = _choose(explains, cleaned.numbers)

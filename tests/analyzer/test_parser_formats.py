@@ -219,6 +219,13 @@ def test_show_warnings_alone_is_not_an_explain():
     assert info.value.line == 1
 
 
+@pytest.mark.parametrize("text", ["|\n|\n|\n", "| |\n| |\n"])
+def test_a_table_without_column_names_says_so(text):
+    with pytest.raises(ParseError, match="has no column names") as info:
+        parse(text)
+    assert "columns ," not in info.value.message
+
+
 def test_size_limit_counts_utf8_bytes_and_comes_first():
     table = box(CLASSIC, CJK_ROWS)
     size = len(table.encode("utf-8"))
