@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 from collections.abc import Callable
 from datetime import datetime
 from functools import wraps
@@ -26,6 +27,7 @@ from pastebin.forms import ExplainForm, ReportForm
 from pastebin.models import AbuseReport, Explain, Visibility
 from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain
 from pastebin.slugs import SLUG_RE
+from pastebin.throttles import CreateRateThrottle
 from pastebin.tokens import token_matches
 
 SESSION_TOKENS = "pastebin_delete_tokens"
@@ -84,6 +86,14 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return _form_page(request, ExplainForm(initial={"improves_on": request.GET.get("improves_on", "")[:32]}))
     form = ExplainForm(request.POST)
+    throttle = CreateRateThrottle()  # the same budget per address as the API's creation
+    if not throttle.allow_request(request, None):
+        wait = max(1, math.ceil(throttle.wait() or 1))
+        form.is_valid()
+        form.add_error(None, f"Too many explains saved from your address; try again in {wait} seconds.")
+        response = _form_page(request, form, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     if not form.is_valid():
         return _form_page(request, form, status=_error_status(form))
     data = form.cleaned_data
