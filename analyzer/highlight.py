@@ -26,6 +26,9 @@ from analyzer import glossary
 # Above this size a paste or query is shown as plain escaped text: highlighting a megabyte
 # would cost more than it gives.
 MAX_HIGHLIGHT_CHARS = 200_000
+# The MySQL lexer makes a token of nearly every character of text such as `a.a.a.…` or `((((…`:
+# 200,000 of them took 1.5 s, on every view of a permalink. Longer queries are shown plain.
+MAX_HIGHLIGHT_QUERY_CHARS = 50_000
 
 Border = Token.Punctuation
 Header = Token.Generic.Heading
@@ -114,7 +117,7 @@ def highlight_query(query: str, tables: dict[str, int] | None = None) -> str:
     `tables` maps lower-cased table names (as the plan's `table` column prints them,
     which is the alias when the query gives one) to the row index to link to.
     """
-    if len(query) > MAX_HIGHLIGHT_CHARS:
+    if len(query) > MAX_HIGHLIGHT_QUERY_CHARS:
         return html.escape(query)
     tables = tables or {}
     tokens = list(lex(query, MySqlLexer(stripnl=False, ensurenl=False)))
