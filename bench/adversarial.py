@@ -3,7 +3,8 @@
 Builds pathological pastes just under the 1 MiB limit (one huge line, walls of `|`, `{` nested
 50k deep, 200k tree lines, border-only lines, mixed line endings, row markers, prompts, fences,
 deep indentation, …), times `analyze()` on each (best of a few runs, since the machine is
-shared) and prints them slowest first. Anything over the limit (default 1 s) is flagged.
+shared), then the query and paste highlighters on text just under their limits, and prints
+them slowest first. Anything over the limit (default 1 s) is flagged.
 A ParseError is a fine answer; any other exception is reported as a failure.
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer import ParseError, analyze  # noqa: E402
+from analyzer.highlight import MAX_HIGHLIGHT_CHARS, MAX_HIGHLIGHT_QUERY_CHARS, highlight_explain, highlight_query  # noqa: E402
 
 LIMIT = 1024 * 1024
 BUDGET = LIMIT - 64  # leave room so every input stays under the limit
@@ -62,7 +64,9 @@ def cases() -> dict[str, Callable[[], str]]:
         "json one-cell table with 1 MiB string": lambda: fill("x", head='| {"query_block": {"table": {"table_name": "'),
         "200k lines of '->'": lambda: "->\n" * 200_000,
         "1 MiB of '-> ' lines": lambda: fill("-> Table scan on t  (cost=1 rows=1)\n"),
-        "tree indented ever deeper": lambda: "".join("  " * i + "-> Filter: (a)  (cost=1 rows=1)\n" for i in range(1000)),
+        "tree indented ever deeper": lambda: "".join(
+            "  " * i + "-> Filter: (a)  (cost=1 rows=1)\n" for i in range(1000)
+        ),
         "tree 1 MiB one deep line": lambda: fill(" ", tail="-> Table scan on t  (cost=1 rows=1)\n"),
         "lines of only '+'": lambda: fill("+" * 80 + "\n"),
         "1 MiB of '+' one line": lambda: fill("+"),
@@ -83,22 +87,30 @@ def cases() -> dict[str, Callable[[], str]]:
         "prompt continuation lines": lambda: fill("    -> a\n", head="mysql> EXPLAIN SELECT\n"),
         "many tables": lambda: fill(TABLE),
         "one table 1 MiB of rows": lambda: fill(ROW, head=BORDER + HEADER + BORDER, tail=BORDER),
-        "one table, 1 MiB Extra cell": lambda: fill("x", head=BORDER + HEADER + BORDER + "| 1 | SIMPLE | t | ALL | | | | | 1 | ", tail=" |\n" + BORDER),
-        "wide header 20k columns": lambda: "+" + "---+" * 20_000 + "\n|" + " c |" * 20_000 + "\n+" + "---+" * 20_000 + "\n",
+        "one table, 1 MiB Extra cell": lambda: fill(
+            "x", head=BORDER + HEADER + BORDER + "| 1 | SIMPLE | t | ALL | | | | | 1 | ", tail=" |\n" + BORDER
+        ),
+        "wide header 20k columns": lambda: (
+            "+" + "---+" * 20_000 + "\n|" + " c |" * 20_000 + "\n+" + "---+" * 20_000 + "\n"
+        ),
         "tsv 1 MiB of rows": lambda: fill(TSV_ROW, head=TSV_HEAD),
         "tsv 1 MiB of tabs": lambda: fill("\t", head=TSV_HEAD),
         "tsv 1 MiB of tab lines": lambda: fill("\t\t\n", head=TSV_HEAD),
         "quoted '> ' deeply": lambda: fill("> ", tail="\n" + TABLE),
         "1 MiB of '> ' lines": lambda: fill("> > > > > > > > x\n"),
         "line numbers": lambda: fill("12345 | x\n"),
-        "numbered table lines": lambda: "".join(f"{i:6d}  {line}\n" for i, line in enumerate((TABLE * 2000).splitlines())),
+        "numbered table lines": lambda: "".join(
+            f"{i:6d}  {line}\n" for i, line in enumerate((TABLE * 2000).splitlines())
+        ),
         "rows in set lines": lambda: fill("1 row in set (0.00 sec)\n"),
         "NBSP everywhere": lambda: fill("\u00a0"),
         "NBSP table": lambda: fill(TABLE.replace(" ", "\u00a0")),
         "wide characters": lambda: fill("表"),
         "combining marks": lambda: fill("a\u0301\u0301\u0301"),
         "box drawing soup": lambda: fill("┌─┬┐│├┼┤└┴┘"),
-        "SHOW WARNINGS blocks": lambda: fill("*************************** 1. row ***************************\n  Level: Note\n   Code: 1003\nMessage: select 1\n"),
+        "SHOW WARNINGS blocks": lambda: fill(
+            "*************************** 1. row ***************************\n  Level: Note\n   Code: 1003\nMessage: select 1\n"
+        ),
         "same table pasted 5000 times": lambda: (TABLE + "\n") * 5000,
         "wrapped at width 1": lambda: "\n".join(TABLE.replace("\n", "")),
         "table wrapped at 7": lambda: "\n".join(TABLE[i : i + 7] for i in range(0, len(TABLE), 7)) * 200,
@@ -113,8 +125,34 @@ def cases() -> dict[str, Callable[[], str]]:
             head='{"query_block": {"select_id": 1, "nested_loop": [',
             tail='{"table": {"table_name": "z"}}]}}',
         ),
-        "json string of backslashes": lambda: fill("\\\\", head='{"query_block": {"table": {"table_name": "', tail='"}}}'),
+        "json string of backslashes": lambda: fill(
+            "\\\\", head='{"query_block": {"table": {"table_name": "', tail='"}}}'
+        ),
     }
+
+
+def highlight_cases() -> dict[str, tuple[int, Callable[[], float]]]:
+    """Name -> a run of the query or raw-paste highlighter on text just under its size limit
+    (the permalink highlights both on every view): its size in bytes and a run returning seconds."""
+    q = MAX_HIGHLIGHT_QUERY_CHARS - 10
+    e = MAX_HIGHLIGHT_CHARS - 10
+    queries = {"dots": "a." * (q // 2), "parens": "(" * q, "backslashes": "\\" * q, "at signs": "@" * q,
+               "words": "x " * (q // 2), "table names": "t " * (q // 2), "hash comments": "#\n" * (q // 2),
+               "unterminated string": "'" + "a" * q}  # fmt: skip
+    pastes = {"pipe lines": "|\n" * (e // 2), "pipes": "|" * e, "tree lines": "-> Filter: (a)  (cost=1 rows=1)\n" * (e // 32),
+              "row markers": "*** 1. row ***\n" * (e // 15), "quotes": '"' * e}  # fmt: skip
+
+    def timed(function, text) -> tuple[int, Callable[[], float]]:
+        def run() -> float:
+            start = time.perf_counter()
+            function(text)
+            return time.perf_counter() - start
+
+        return len(text.encode("utf-8")), run
+
+    found = {f"highlight query: {k}": timed(lambda t: highlight_query(t, {"t": 0}), v) for k, v in queries.items()}
+    found |= {f"highlight paste: {k}": timed(highlight_explain, v) for k, v in pastes.items()}
+    return found
 
 
 def best_time(text: str, repeat: int) -> tuple[float, str]:
@@ -151,6 +189,11 @@ def main() -> None:
         seconds, outcome = best_time(text, args.repeat)
         results.append((seconds, name, size, outcome))
         print(f"{seconds * 1000:9.1f} ms  {name}", file=sys.stderr, flush=True)
+    for name, (size, run) in highlight_cases().items():
+        if args.only and args.only not in name:
+            continue
+        seconds = min(run() for _ in range(args.repeat))
+        results.append((seconds, name, size, "highlighted"))
     print(f"\n{'time':>10}  {'bytes':>8}  input  ->  outcome (slowest first)")
     for seconds, name, size, outcome in sorted(results, reverse=True):
         flag = "  <-- SLOW" if seconds > args.limit else ""
