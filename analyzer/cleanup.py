@@ -304,6 +304,9 @@ def _unnumbered(lines: list[str], matches: list[re.Match]) -> list[str]:
 def _dedent(lines: list[str], notices: list[str], quoted_only: bool = False) -> list[str]:
     """Remove the leading whitespace (spaces or tabs) that every non-empty line shares
     (with `quoted_only`, only when that uncovers `>` quoting)."""
+    for line in lines:
+        if line and line[0] not in " \t" and line.strip():
+            return lines  # a line without indentation: nothing is shared
     leads = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
     if not leads:
         return lines
@@ -326,7 +329,7 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
 
     Quoting counts when it was there before the wrap: then only the first piece carries it.
     """
-    for i in range(len(lines) - 1):
+    for i in [i for i, line in enumerate(lines[:-1]) if "+-" in line or "*****" in line]:
         line = lines[i].rstrip()
         nxt = lines[i + 1].rstrip()
         if not nxt:

@@ -42,6 +42,8 @@ _LOG_TOKEN_RE = re.compile(r"[ \t]+(?:\d+(?= \[)|\[[^\]\n]{1,40}\]|[\w./-]{1,64}
 _HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
 _QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
 _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
+_MARK_ENDS = _WRAP_MARKS + "\\"
+SAMPLE = 200
 
 
 def unescape_html(text: str, notices: list[str]) -> str:
@@ -64,10 +66,17 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
     filled = [i for i, line in enumerate(lines) if line.strip()]
     if len(filled) < 2:
         return lines, margins
-    lines = _strip_log_prefixes(lines, filled, margins, notices)
-    lines = _strip_logger_quotes(lines, filled, margins, notices)
-    lines = _strip_continuations(lines, filled, notices)
-    lines = _strip_wrap_marks(lines, notices)
+    # Prefixes, quotes and continuations are on (nearly) every line: a sample of the first lines
+    # tells whether to look at all of them.
+    sample = [lines[i] for i in filled[:SAMPLE]]
+    if any(_TIMESTAMP_RE.match(line) for line in sample):
+        lines = _strip_log_prefixes(lines, filled, margins, notices)
+    if sum(line.lstrip()[:1] in ("'", '"') for line in sample) > len(sample) / 2:
+        lines = _strip_logger_quotes(lines, filled, margins, notices)
+    if sum(line.rstrip(" ").endswith("\\") for line in sample) > len(sample) / 2:
+        lines = _strip_continuations(lines, filled, notices)
+    if any(line[-1:] in _MARK_ENDS for line in lines if line):
+        lines = _strip_wrap_marks(lines, notices)
     return lines, margins
 
 

@@ -39,6 +39,8 @@ MAX_COLUMNS = 200
 
 
 def has_box_drawing(lines: list[str]) -> bool:
+    if "".join(lines).isascii():
+        return False
     return any(line.lstrip()[:1] in "┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃" and line.strip() for line in lines)
 
 
@@ -129,6 +131,11 @@ def parse_table(
         notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
     if len(frame.seps) > MAX_COLUMNS:
         return None, start + 1
+    if len(frame.seps) - 1 + frame.left_open + frame.right_open < 1:
+        # Lines of bare `|` and borders without a cell: nothing to read, skip them in one go.
+        while j < n and lines[j].strip() and not lines[j].strip().strip("|+-"):
+            j += 1
+        return ResultSet("table", [], [], numbers[start], notices=notices), max(j, start + 1)
 
     sections: list[list[tuple[str, int]]] = [[]]
     borders = 1 if is_border(first) else 0

@@ -299,6 +299,8 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
             # The right border of the client's box, or a shell-style line continuation.
             line = line[:-1].rstrip()
         match = _LINE.match(line)
+        if match and not match.group("body").strip():
+            match = None  # an arrow alone names no operation (an empty continuation prompt)
         if match:
             indent = match.group("indent") if match.group("prefix") else match.group("ws")
             entry = _Line(len(indent.expandtabs(4)), [], 0, "")
