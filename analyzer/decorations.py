@@ -1,5 +1,7 @@
 """Repairs for what tools add around every line of a paste, and for HTML escaping.
 
+- `decode_quoted_printable`: a mail copied with its transfer encoding (`=` at the end of lines
+  cut at 76 characters, `=C2=A0` for a non-breaking space).
 - `unescape_html`: a paste copied from the source of a web page or a rich-text field arrives
   with `&lt;derived2&gt;`, `&amp;`, `&quot;`, `&#39;` and `&nbsp;`. The entities are decoded only
   when the paste is clearly escaped (no raw `<` anywhere), since a real statement or cell may
@@ -18,11 +20,13 @@ from __future__ import annotations
 
 import html
 import os
+import quopri
 import re
 
 from analyzer.resultset import plural
 from analyzer.textwidth import width
 
+_QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
 _ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
 # Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
@@ -44,6 +48,29 @@ _QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
 _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
 _MARK_ENDS = _WRAP_MARKS + "\\"
 SAMPLE = 200
+
+
+def decode_quoted_printable(text: str, notices: list[str]) -> str:
+    """`text` decoded from the quoted-printable encoding of a raw mail (soft line breaks `=` at
+    the end of lines of at most 76 characters, `=C2=A0`, `=3D`), when it clearly is that."""
+    if "=" not in text or not text.isascii():
+        return text
+    lines = text.split("\n")
+    soft = [line for line in lines if line.endswith("=")]
+    escapes = _QP_ESCAPE_RE.findall(text)
+    wrapped = len(soft) >= 2 and all(len(line) <= 76 for line in soft)
+    if not wrapped and not (len(escapes) >= 3 and {"=3D", "=20", "=09", "=C2"} & set(escapes)):
+        return text
+    raw = quopri.decodestring(text.encode("ascii"))
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        decoded = raw.decode("latin-1")
+    notices.append(
+        f"Decoded the quoted-printable encoding of a raw e-mail ({plural(len(soft), 'soft line break')}, "
+        f"{plural(len(escapes), 'escaped character')})."
+    )
+    return decoded
 
 
 def unescape_html(text: str, notices: list[str]) -> str:

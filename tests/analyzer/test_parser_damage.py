@@ -4,6 +4,7 @@ notice; unrepairable damage is reported as truncated, never returned as if compl
 from __future__ import annotations
 
 import json
+import quopri
 import re
 from pathlib import Path
 
@@ -516,3 +517,22 @@ def test_the_same_row_twice_in_one_table_is_kept_twice():
     plan = parse(mangle.box(CLASSIC, rows))
     assert len(plan.rows) == 3
     assert plan.rows[0] == plan.rows[1]
+
+
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+@pytest.mark.parametrize("rows", [CJK_ROWS, ROWID_FILTER_ROWS], ids=["cjk", "rowid"])
+def test_raw_quoted_printable_mail_is_decoded(render, rows):
+    text = render(CLASSIC, rows).replace(" ", "\u00a0", 2)
+    encoded = quopri.encodestring(text.encode("utf-8")).decode("ascii")
+    plan = parse(encoded)
+    _same(plan, parse(text))
+    assert any("quoted-printable" in notice for notice in plan.notices)
+
+
+def test_an_equals_sign_at_the_end_of_lines_is_not_taken_for_an_encoding():
+    rows = [[*row[:-1], row[-1] + "; note: a="] for row in ROWID_FILTER_ROWS]
+    text = mangle.batch(CLASSIC, rows)
+    assert sum(line.endswith("=") for line in text.split("\n")) == 2
+    plan = parse(text)
+    assert [row["extra"] for row in plan.rows] == [row[-1] for row in rows]
+    assert not any("quoted-printable" in notice for notice in plan.notices)
