@@ -152,3 +152,15 @@ def test_404_is_the_site_page_and_leaks_nothing(client, settings, url):
     for leak in ("Traceback", "SECRET_KEY", "DATABASES", "urlpatterns", "Using the URLconf", settings.SECRET_KEY,
                  str(settings.BASE_DIR)):  # fmt: skip
         assert leak not in body, leak
+
+
+def test_500_page_is_the_site_page_and_leaks_nothing(settings):
+    from django.views.defaults import server_error
+
+    settings.DEBUG = False
+    response = server_error(RequestFactory().get("/e/x/?token=secret-value"))
+    assert response.status_code == 500
+    body = response.content.decode()
+    assert "Something went wrong" in body and "/static/css/site.css" in body
+    for leak in ("Traceback", "SECRET_KEY", "secret-value", settings.SECRET_KEY, str(settings.BASE_DIR)):
+        assert leak not in body, leak
