@@ -1,4 +1,4 @@
-"""Rate limit on anonymous explain creation through the API, per client IP."""
+"""Rate limits per client IP: creating explains (API and form) and filing abuse reports."""
 
 from __future__ import annotations
 
@@ -30,3 +30,13 @@ class CreateRateThrottle(AnonRateThrottle):
         if api_settings.NUM_PROXIES is None:
             return request.META.get("REMOTE_ADDR", "")
         return super().get_ident(request)
+
+
+class ReportRateThrottle(CreateRateThrottle):
+    """`REPORT_RATE` (e.g. "10/hour") abuse reports per client address, so nobody can flood
+    the moderators' queue."""
+
+    scope = "abuse_report"
+
+    def get_rate(self) -> str:
+        return getattr(settings, "REPORT_RATE", "10/hour")

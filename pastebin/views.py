@@ -27,7 +27,7 @@ from pastebin.forms import ExplainForm, ReportForm
 from pastebin.models import AbuseReport, Explain, Visibility
 from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain
 from pastebin.slugs import SLUG_RE
-from pastebin.throttles import CreateRateThrottle
+from pastebin.throttles import CreateRateThrottle, ReportRateThrottle
 from pastebin.tokens import token_matches
 
 SESSION_TOKENS = "pastebin_delete_tokens"
@@ -72,6 +72,18 @@ def _live_or_gone(request: HttpRequest, slug: str) -> Explain | HttpResponse:
         raise Http404("There is no saved explain with this address.") from exc
 
 
+def throttled(request: HttpRequest, throttle: CreateRateThrottle) -> int | None:
+    """Seconds to wait when `request` is over the throttle's rate (and counts it otherwise)."""
+    if throttle.allow_request(request, None):
+        return None
+    return max(1, math.ceil(throttle.wait() or 1))
+
+
+def retry_after(response: HttpResponse, wait: int) -> HttpResponse:
+    response["Retry-After"] = str(wait)
+    return response
+
+
 def _error_status(form: ExplainForm) -> int:
     return 413 if form.has_error("explain", code="too_large") else 400
 
@@ -86,14 +98,11 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return _form_page(request, ExplainForm(initial={"improves_on": request.GET.get("improves_on", "")[:32]}))
     form = ExplainForm(request.POST)
-    throttle = CreateRateThrottle()  # the same budget per address as the API's creation
-    if not throttle.allow_request(request, None):
-        wait = max(1, math.ceil(throttle.wait() or 1))
+    wait = throttled(request, CreateRateThrottle())  # the same budget per address as the API's creation
+    if wait:
         form.is_valid()
         form.add_error(None, f"Too many explains saved from your address; try again in {wait} seconds.")
-        response = _form_page(request, form, status=429)
-        response["Retry-After"] = str(wait)
-        return response
+        return retry_after(_form_page(request, form, status=429), wait)
     if not form.is_valid():
         return _form_page(request, form, status=_error_status(form))
     data = form.cleaned_data
@@ -273,6 +282,12 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
         return found
     form = ReportForm(request.POST or None)
     if request.method == "POST":
+        wait = throttled(request, ReportRateThrottle())
+        if wait:
+            form.is_valid()
+            form.add_error(None, f"Too many reports from your address; try again in {wait} seconds.")
+            page = render(request, "pastebin/report.html", {"explain": found, "form": form}, status=429)
+            return retry_after(page, wait)
         if not form.is_valid():
             return render(request, "pastebin/report.html", {"explain": found, "form": form}, status=400)
         AbuseReport.objects.create(explain=found, created_at=clock.now(), **form.cleaned_data)

@@ -11,8 +11,9 @@ from tests.pastebin.factories import explain_table
 
 @pytest.fixture(autouse=True)
 def _generous_rate(settings):
-    """Fuzzing creates many explains; the throttle has its own tests."""
+    """Fuzzing creates many explains and reports; the throttles have their own tests."""
     settings.API_CREATE_RATE = "100000/minute"
+    settings.REPORT_RATE = "100000/minute"
 
 
 @pytest.fixture
