@@ -27,6 +27,7 @@ from analyzer.resultset import plural
 from analyzer.textwidth import width
 
 _QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
+_QP_UTF8_RE = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
 _ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
 # Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
@@ -57,10 +58,11 @@ def decode_quoted_printable(text: str, notices: list[str]) -> str:
         return text
     lines = text.split("\n")
     soft = [line for line in lines if line.endswith("=")]
-    escapes = _QP_ESCAPE_RE.findall(text)
-    wrapped = len(soft) >= 2 and all(len(line) <= 76 for line in soft)
-    if not wrapped and not (len(escapes) >= 3 and {"=3D", "=20", "=09", "=C2"} & set(escapes)):
+    wrapped = len(soft) >= 2 and all(len(line) <= 76 for line in soft) and max(map(len, soft)) >= 60
+    # Without soft breaks, only escaped UTF-8 sequences show it: `rows=12` is no escape.
+    if not wrapped and not _QP_UTF8_RE.search(text):
         return text
+    escapes = _QP_ESCAPE_RE.findall(text)
     raw = quopri.decodestring(text.encode("ascii"))
     try:
         decoded = raw.decode("utf-8")

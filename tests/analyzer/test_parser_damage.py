@@ -536,3 +536,10 @@ def test_an_equals_sign_at_the_end_of_lines_is_not_taken_for_an_encoding():
     plan = parse(text)
     assert [row["extra"] for row in plan.rows] == [row[-1] for row in rows]
     assert not any("quoted-printable" in notice for notice in plan.notices)
+
+
+def test_figures_after_an_equals_sign_are_not_quoted_printable():
+    text = "-> Filter: (t.a = 1)  (cost=20.1 rows=12)\n    -> Table scan on t  (cost=2.25 rows=5)\n"
+    plan = parse(text)
+    assert plan.plan[0]["rows"] == 12
+    assert not any("quoted-printable" in notice for notice in plan.notices)
