@@ -79,6 +79,7 @@ is the permalink and a newline. The `delete_token` is shown only in this answer.
 
 class ExplainListCreate(generics.ListCreateAPIView):
     parser_classes = [PlainTextParser, LimitedJSONParser, CurlFormParser, AnyBodyAsTextParser]
+    serializer_class = serializers.ExplainCreateInput  # describes POST to OPTIONS (without one, OPTIONS was a 500)
     renderer_classes = [renderers.JSONRenderer, PlainTextRenderer]
     pagination_class = NewestFirst
 

@@ -308,3 +308,17 @@ def test_throttled_creation_is_a_json_429_with_retry_after(client, settings, pas
     assert statuses[-1] == 429, statuses
     assert int(response["Retry-After"]) > 0
     assert_json_error(response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url",
+    ["/api/v1/explains/", "/api/v1/explains", "/api/v1/analyze/", "/api/v1/notes/", "/api/v1/explains/abc/",
+     "/api/v1/notes/x/", "/api/v1/schema/"],
+)  # fmt: skip
+@pytest.mark.parametrize("method", ["OPTIONS", "HEAD", "TRACE"])
+def test_options_head_and_trace(client, url, method):
+    response = client.generic(method, url)
+    assert_no_server_error(response)
+    if response.status_code >= 400 and response.content and response["Content-Type"].startswith("application/json"):
+        assert_json_error(response)
