@@ -141,3 +141,14 @@ def test_odd_delete_tokens_in_the_form(client, create_explain, token):
     response = client.post(f"/e/{slug}/delete/", {"token": form_value(token)})
     assert response.status_code == 403
     assert client.get(f"/e/{slug}/").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url",
+    ["/", "/preview/", "/analyze/", "/recent/", "/search/", "/terms/", "/notes/", "/notes/releases/", "/notes/feed/",
+     "/compare/", "/compare/a/b/", "/api/v1/docs/", "/no/such/page/"],
+)  # fmt: skip
+@pytest.mark.parametrize("method", ["OPTIONS", "HEAD", "PUT", "PATCH", "DELETE", "TRACE", "PROPFIND"])
+def test_every_method_on_every_page(client, url, method):
+    assert_no_server_error(client.generic(method, url, b"x", content_type="text/plain"))
