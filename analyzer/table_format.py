@@ -131,11 +131,20 @@ def parse_table(
         notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
     if len(frame.seps) > MAX_COLUMNS:
         return None, start + 1
-    if len(frame.seps) - 1 + frame.left_open + frame.right_open < 1:
+    cells = len(frame.seps) - 1 + frame.left_open + frame.right_open
+    if cells < 1:
         # Lines of bare `|` and borders without a cell: nothing to read, skip them in one go.
         while j < n and lines[j].strip() and not lines[j].strip().strip("|+-"):
             j += 1
         return ResultSet("table", [], [], numbers[start], notices=notices), max(j, start + 1)
+    if cells == 1:
+        # One column is no EXPLAIN table (a one-cell JSON or tree plan has its own reader): keep
+        # the header's name for the error message and skip the rest in one go.
+        k = next((k for k in range(j, min(n, j + 3)) if not is_border(lines[k])), j)
+        name = lines[k].strip().strip("|").strip().lower() if k < n else ""
+        while j < n and lines[j].strip():
+            j += 1
+        return ResultSet("table", [name], [], numbers[start], notices=notices), max(j, start + 1)
 
     sections: list[list[tuple[str, int]]] = [[]]
     borders = 1 if is_border(first) else 0
