@@ -63,7 +63,7 @@ def _parse(text: str) -> Plan:
         notices.append(f"Turned tabs back into spaces in {plural(len(tabbed), 'table line')}.")
     found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
     warnings = cleaned.warnings + [
-        row["message"] for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
+        _message(row["message"], r) for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
     ]
 
     plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
@@ -145,6 +145,14 @@ def _other_text(lines: list[str], found: list[ResultSet]) -> list[int]:
     for result in found:
         covered[result.start : result.end] = b"\x01" * (result.end - result.start)
     return [i for i, line in enumerate(lines) if not covered[i] and line.strip()]
+
+
+def _message(message: str, result: ResultSet) -> str:
+    """A SHOW WARNINGS message; where its box was wrapped twice (by a terminal, then a mail
+    client), the cell padding a break fell in is squeezed out (the server prints single spaces)."""
+    if "  " in message and any("wrapped at word boundaries" in notice for notice in result.notices):
+        return " ".join(message.split())
+    return message
 
 
 def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
