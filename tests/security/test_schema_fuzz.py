@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from schemathesis.checks import not_a_server_error
@@ -16,7 +18,20 @@ from schemathesis.checks import not_a_server_error
 EXAMPLES_PER_OPERATION = 40
 
 
+@pytest.fixture
+def keep_test_connection():
+    """Django's test client keeps the test transaction's connection across requests; a bare WSGI
+    handler would close it after a request that hit a database error (as NUL bytes do on
+    PostgreSQL), breaking every later request of the test."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.mark.django_db
+@pytest.mark.usefixtures("keep_test_connection")
 def test_no_operation_answers_with_a_server_error(settings):
     settings.API_CREATE_RATE = "100000/minute"
     schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", get_wsgi_application())
