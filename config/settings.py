@@ -117,8 +117,9 @@ STORAGES = {
 
 # Largest paste accepted anywhere (web form, API, CLI), in bytes.
 EXPLAIN_MAX_BYTES = env_int("EXPLAIN_MAX_BYTES", 1024 * 1024)
-# Django's own request body cap must leave room for the form's other fields.
-DATA_UPLOAD_MAX_MEMORY_SIZE = EXPLAIN_MAX_BYTES + 256 * 1024
+# Django's own request body cap: browsers URL-encode the form, which can triple every byte of the
+# paste and of the query (each up to EXPLAIN_MAX_BYTES), plus room for the other fields.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 256 * 1024
 
 # Anonymous explain creation through the API, per client IP, in DRF's syntax (N/second|minute|hour|day).
 API_CREATE_RATE = os.environ.get("API_CREATE_RATE", "").strip() or "30/minute"
