@@ -41,6 +41,7 @@ _MARKUP_FENCE_RE = re.compile(
 _INLINE_OPEN_RE = re.compile(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u2500-\u257f]|id\s)")
 _INLINE_FENCE_RE = re.compile(r"(?<=\S)([ \t]*)(?:```|~~~)\s*$")
 _QUOTE_RE = re.compile(r"^(?:> ?)+")
+_TABLE_STARTS = "+|┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃"  # first characters of the lines of an ASCII or Unicode box
 _OPEN_TAG_RE = re.compile(r"<[A-Za-z/][^<> ]{0,20}$")  # a line cut inside an HTML tag (`…<TD`)
 _LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
 _NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)  # two numbered lines
@@ -220,7 +221,9 @@ def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[
     column 0. The prefix goes back in front of the line.
     """
     broken = [
-        i for i in range(len(lines) - 1) if lines[i] and not lines[i].strip("> \t") and lines[i + 1][:1] in ("+", "|")
+        i
+        for i in range(len(lines) - 1)
+        if lines[i] and not lines[i].strip("> \t") and lines[i + 1][:1] and lines[i + 1][0] in _TABLE_STARTS
     ]
     if not broken:
         return lines, numbers
@@ -228,7 +231,7 @@ def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[
     indents = Counter(
         len(line) - len(line.lstrip(" "))
         for k, line in enumerate(lines)
-        if k not in moved and line.lstrip(" ")[:2] in ("+-", "| ")
+        if k not in moved and line.lstrip(" ")[:1] in _TABLE_STARTS
     )
     out = list(lines)
     for i in broken:

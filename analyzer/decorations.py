@@ -28,6 +28,7 @@ from analyzer.textwidth import width
 
 _QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
 _QP_UTF8_RE = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
+_QP_TRAILING_RE = re.compile(r"=(?:20|09)$", re.MULTILINE)
 _ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
 # Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
@@ -56,11 +57,18 @@ def decode_quoted_printable(text: str, notices: list[str]) -> str:
     the end of lines of at most 76 characters, `=C2=A0`, `=3D`), when it clearly is that."""
     if "=" not in text or not text.isascii():
         return text
-    lines = text.split("\n")
-    soft = [line for line in lines if line.endswith("=")]
-    wrapped = len(soft) >= 2 and all(len(line) <= 76 for line in soft) and max(map(len, soft)) >= 60
-    # Without soft breaks, only escaped UTF-8 sequences show it: `rows=12` is no escape.
-    if not wrapped and not _QP_UTF8_RE.search(text):
+    soft = [line for line in text.split("\n") if line.endswith("=") and len(line) <= 76]
+    # `rows=12` is no escape. Sure signs of the encoding: a soft break at the 76-character
+    # limit, soft breaks near it, escaped UTF-8 sequences, an escaped space at the end of a line (`Extra:=20`); two
+    # weaker ones together: a soft break and an escaped `=` (`=3D`).
+    sure = (
+        # Encoders cut at 76 characters, inside a word (a mail client breaks at a space: `a =`).
+        any(len(line) >= 73 and line[-2:-1] not in (" ", "\t") for line in soft)
+        or (len(soft) >= 2 and max(map(len, soft)) >= 60)
+        or _QP_UTF8_RE.search(text)
+        or _QP_TRAILING_RE.search(text)
+    )
+    if not sure and bool(soft) + ("=3D" in text) < 2:
         return text
     escapes = _QP_ESCAPE_RE.findall(text)
     raw = quopri.decodestring(text.encode("ascii"))

@@ -54,7 +54,7 @@ def _parse(text: str) -> Plan:
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
-    tabbed = [i for i, line in enumerate(lines) if "\t" in line and line.lstrip()[:1] in ("|", "+")]
+    tabbed = _tabbed_table_lines(lines)
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
         lines = list(lines)
@@ -108,6 +108,15 @@ def _parse(text: str) -> Plan:
         truncated=chosen.truncated,
         affected_rows=chosen.affected_rows,
     )
+
+
+def _tabbed_table_lines(lines: list[str]) -> list[int]:
+    """Indexes of the table lines holding tabs, and of the wrapped pieces right after them."""
+    tabbed = []
+    for i, line in enumerate(lines):
+        if "\t" in line and (line.lstrip()[:1] in ("|", "+") or (tabbed and tabbed[-1] == i - 1)):
+            tabbed.append(i)
+    return tabbed
 
 
 def result_sets(

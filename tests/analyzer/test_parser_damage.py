@@ -543,3 +543,27 @@ def test_figures_after_an_equals_sign_are_not_quoted_printable():
     plan = parse(text)
     assert plan.plan[0]["rows"] == 12
     assert not any("quoted-printable" in notice for notice in plan.notices)
+
+
+def test_a_mail_break_after_an_equals_sign_is_not_a_soft_line_break():
+    statement = "MariaDB [shop]> EXPLAIN SELECT c.id FROM customers c JOIN orders o ON o.customer_id ="
+    text = statement + "\nc.id WHERE o.status = 'returned';\n" + TABLES["rowid-filter"]
+    plan = parse(text)
+    assert (
+        plan.query == "SELECT c.id FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.status = 'returned'"
+    )
+    assert not any("quoted-printable" in notice for notice in plan.notices)
+
+
+def test_unicode_box_quoted_and_mail_wrapped():
+    sample = _sample("hr_pk_lookup.plain.table.unicode_box")
+    plan = parse(mangle.mail_wrap(mangle.quote(sample["input"]), 72))
+    assert plan.rows == sample["expect"]["rows"]
+    assert not plan.truncated
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_terminal_wrapped_table_whose_padding_became_tabs(width):
+    text = mangle.unexpand(mangle.terminal_wrap(TABLES["rowid-filter"], width))
+    assert "\t" in text
+    _same(parse(text), parse(TABLES["rowid-filter"]))
