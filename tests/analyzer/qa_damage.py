@@ -7,6 +7,7 @@ captures into the QA corpus that `test_qa_corpus.py` checks.
 
 from __future__ import annotations
 
+import quopri
 import re
 import unicodedata
 from collections.abc import Callable
@@ -432,6 +433,12 @@ def indent_tail(text: str, prefix: str = "    ") -> str:
     return first + sep + indent(rest, prefix)
 
 
+def quoted_printable(text: str) -> str:
+    """The raw quoted-printable body of a mail (soft line breaks `=` at 76, `=C3=A9` for é),
+    as a mail's source view or a mailing-list archive shows it."""
+    return quopri.encodestring(text.encode("utf-8")).decode("ascii")
+
+
 def client_width(char: str) -> int:
     """Columns the mariadb client counts for a character when it pads a cell: two for East Asian
     wide ones, one for everything else, combining accents included (a terminal shows those in
@@ -519,6 +526,7 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "html_entities": html_entities,
         "cr_crlf": cr_crlf,
         "indent_tail": indent_tail,
+        "quoted_printable": quoted_printable,
     }
     if step in simple:
         return simple[step](text)
