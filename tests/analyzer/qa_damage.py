@@ -126,6 +126,9 @@ def quote(text: str, prefix: str = "> ") -> str:
 
 
 LINE_NUMBER_STYLES = {
+    "lineno_catn": lambda n, w: f"{n:6d}\t",  # cat -n
+    "lineno_less": lambda n, w: f"{n:7d} ",  # less -N
+    "lineno_vim": lambda n, w: f"{n:3d} ",  # vim :set number
     "lineno_pipe": lambda n, w: f"{n:>{w}} | ",
     "lineno_dot": lambda n, w: f"{n}. ",
     "lineno_zero": lambda n, w: f"{n:03d} ",
@@ -439,6 +442,16 @@ def quoted_printable(text: str) -> str:
     return quopri.encodestring(text.encode("utf-8")).decode("ascii")
 
 
+def fence_inline_open(text: str) -> str:
+    """An opening fence typed on the same line as the first line of the paste (Discord, Slack)."""
+    return "```" + text.rstrip("\n") + "\n```\n"
+
+
+def details_block(text: str) -> str:
+    """A GitHub issue comment: the paste fenced inside a collapsed `<details>` block."""
+    return "<details>\n<summary>EXPLAIN output</summary>\n\n```\n" + text.rstrip("\n") + "\n```\n\n</details>\n"
+
+
 def client_width(char: str) -> int:
     """Columns the mariadb client counts for a character when it pads a cell: two for East Asian
     wide ones, one for everything else, combining accents included (a terminal shows those in
@@ -527,6 +540,8 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "cr_crlf": cr_crlf,
         "indent_tail": indent_tail,
         "quoted_printable": quoted_printable,
+        "fence_inline_open": fence_inline_open,
+        "details_block": details_block,
     }
     if step in simple:
         return simple[step](text)
