@@ -1,13 +1,16 @@
 """The QA corpus: real MariaDB 10.11 client captures of the `qa_shop` schema, damaged like pastes.
 
-Each case in tests/fixtures/qa/cases/ (built by `tests/fixtures/qa/build.py`) holds the
-paste and what the analyze API must answer for it: the cells of the clean `mariadb -B` capture
-(and the statement typed, when a prompt line carries it, and the SHOW WARNINGS messages after
-EXPLAIN EXTENDED), the table names of a JSON plan, a
-truncation notice for pastes cut short, or a ParseError (the API's 400) for result sets that are
-not EXPLAIN at all (DESC, SHOW INDEX, a SELECT).
-Cases failing today are listed in KNOWN_FAILURES with strict xfail: when the parser is fixed
-the case passes, the strict mark turns that into a failure, and the entry must be removed.
+Each case in tests/fixtures/qa/cases/ (built by `tests/fixtures/qa/build.py`) holds a paste and
+what the analyze API must answer for it:
+
+- the cells of the clean `mariadb -B` capture of the same statement (plus the statement typed,
+  when a prompt line carries it, and the SHOW WARNINGS messages after EXPLAIN EXTENDED);
+- the table names of a JSON plan;
+- a truncation notice, for pastes cut short;
+- a ParseError (the API's 400), for result sets that are not EXPLAIN (DESC, SHOW INDEX, a SELECT).
+
+Cases failing today are listed in KNOWN_FAILURES with strict xfail: when the parser is fixed the
+case passes, the strict mark turns that into a failure, and the entry must be removed.
 """
 
 from __future__ import annotations
