@@ -452,6 +452,25 @@ def details_block(text: str) -> str:
     return "<details>\n<summary>EXPLAIN output</summary>\n\n```\n" + text.rstrip("\n") + "\n```\n\n</details>\n"
 
 
+def log_prefix(text: str) -> str:
+    """Every line prefixed by a timestamp and a level, as a script's log file shows the output."""
+    return _map_lines(text, lambda i, line: f"2026-11-22 09:14:{i % 60:02d},{(i * 37) % 1000:03d} INFO {line}")
+
+
+def showbreak_wrap(text: str, width: int = 80) -> str:
+    """Soft-wrapped in vim with `showbreak=↪\\ `: continuation rows start with the mark."""
+    wrapped = terminal_wrap(text, width).split("\n")
+    original = text.split("\n")
+    out, k = [], 0
+    for line in original:
+        pieces = terminal_wrap(line, width).split("\n") if line else [""]
+        out.append(pieces[0])
+        out.extend("↪ " + piece for piece in pieces[1:])
+        k += len(pieces)
+    assert k == len(wrapped)
+    return "\n".join(out)
+
+
 def client_width(char: str) -> int:
     """Columns the mariadb client counts for a character when it pads a cell: two for East Asian
     wide ones, one for everything else, combining accents included (a terminal shows those in
@@ -536,12 +555,14 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "fence_inline_close": fence_inline_close,
         "list_item_fence": list_item_fence,
         "cut_tail": cut_tail,
-        "html_entities": html_entities,
         "cr_crlf": cr_crlf,
         "indent_tail": indent_tail,
         "quoted_printable": quoted_printable,
         "fence_inline_open": fence_inline_open,
         "details_block": details_block,
+        "log_prefix": log_prefix,
+        "showbreak": showbreak_wrap,
+        "html_entities": html_entities,
     }
     if step in simple:
         return simple[step](text)
