@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import SuspiciousOperation
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import QueryDict
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, parsers, renderers, serializers, status
@@ -107,7 +107,10 @@ class AnalyzeInput(serializers.Serializer):
 
 def read_explain(request: Request) -> tuple[str, str | None]:
     """The paste and optional query from a text/plain or JSON body (shared by the pastebin API)."""
-    data: Any = request.data
+    try:
+        data: Any = request.data
+    except RequestDataTooBig as exc:  # DRF reads JSON bodies through Django's capped request.body
+        raise too_large_error() from exc
     if isinstance(data, str):
         return data, request.query_params.get("query") or None
     if not isinstance(data, dict):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.security.conftest import assert_json_error, assert_no_server_error
@@ -47,3 +49,13 @@ def test_forms_with_a_claimed_huge_body_are_refused_without_reading_it(client, u
     response = client.generic("POST", url, b"explain=x", content_type=content_type, CONTENT_LENGTH="99999999999")
     assert_no_server_error(response)
     assert response.status_code >= 400
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/v1/analyze/", "/api/v1/explains/"])
+def test_json_over_djangos_body_cap_is_a_json_413(client, settings, url, paste):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000  # DRF reads JSON through request.body, which Django caps
+    body = json.dumps({"explain": paste + " " * 2000}).encode()
+    response = post(client, url, body, "application/json")
+    assert response.status_code == 413
+    assert "limit" in assert_json_error(response)
