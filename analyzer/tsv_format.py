@@ -31,6 +31,7 @@ TAB_SIZES = (8, 4)
 _FILL = "\x00"
 _WORD_RE = re.compile(r"\S+")
 _SPACES_RE = re.compile(r" +")
+_ROW_START_RE = re.compile(r"(?:\d+|NULL)(?: |$)")
 
 
 def _header_names(line: str) -> list[str] | None:
@@ -77,11 +78,16 @@ def parse_tsv(
     wrapped = 0
     if expanded and not terminal_width:
         terminal_width = _shared_width(lines, start)
-    while expanded and j < len(lines) and _cut_by_terminal(lines[j - 1], terminal_width) and lines[j].strip():
-        names = _header_names(header + lines[j])
-        if names is None or not EXPLAIN_COLUMNS.issuperset(names):
+    mailed = False  # the header was wrapped by a mail client (so lines of one width are no cut)
+    while expanded and j < len(lines) and lines[j].strip() and "\t" not in lines[j]:
+        # A terminal cut keeps the tab stops; a mail client broke it at a space it may have dropped.
+        tries = [header + lines[j]] if _cut_by_terminal(lines[j - 1], terminal_width) else []
+        tries.append(to_tab_stop(header, TAB_SIZES[0]) + lines[j].lstrip(" "))
+        joined = next((t for t in tries if EXPLAIN_COLUMNS.issuperset(_header_names(t) or ["?"])), None)
+        if joined is None:
             break
-        header += lines[j]  # a header a terminal cut: the pieces keep their tab stops
+        mailed = mailed or joined == tries[-1]
+        header = joined
         wrapped += 1
         j += 1
     columns = unique_names(_header_names(header) or [])
@@ -113,6 +119,25 @@ def parse_tsv(
                 # A true continuation keeps the tab stops: no field then holds a run of spaces.
                 if len(more) <= count and not any("  " in field for field in more):
                     line, fields, sure, k = joined, more, more_sure, last
+            # (Lines all cut at one width were truncated, not wrapped: a row there stays short.)
+            short = len(fields) < count - 1 and (mailed or width(lines[k]) != terminal_width)
+            while len(fields) < count and _continues_expanded(lines, k + 1, clearly_short=short):
+                # A row a mail client broke at a space: its next field starts at the next tab stop.
+                joined = to_tab_stop(line, tab) + lines[k + 1].lstrip(" ")
+                more, more_sure = split_expanded(joined[origin:], count, tab)
+                if len(more) > count:
+                    break
+                line, fields, sure, k = joined, more, more_sure, k + 1
+            while (
+                len(fields) == count
+                and width(lines[k]) >= 40
+                and _continues_expanded(lines, k + 1, clearly_short=False)
+                and "  " not in lines[k + 1].strip()
+            ):
+                # The last value (Extra) broken at one of its spaces.
+                line = line.rstrip(" ") + " " + lines[k + 1].strip()
+                fields[-1] = fields[-1] + " " + lines[k + 1].strip()
+                k += 1
             if not sure:
                 ambiguous.append(numbers[j])
         else:
@@ -175,10 +200,26 @@ def parse_tsv(
         result.affected_rows = damaged
         if not cut_lines:
             notices.append(
-                f"{describe_lines(damaged_lines).capitalize()} do not have the header's {count} fields: "
+                f"{describe_lines(damaged_lines).capitalize()} {'does' if len(damaged_lines) == 1 else 'do'} "
+                f"not have the header's {count} fields: "
                 f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
             )
     return result, j
+
+
+def to_tab_stop(text: str, tab: int) -> str:
+    """`text` without its trailing spaces, padded to the next tab stop (a tab always moves on)."""
+    text = text.rstrip(" ")
+    return text + " " * (tab - width(text) % tab)
+
+
+def _continues_expanded(lines: list[str], index: int, clearly_short: bool) -> bool:
+    """True when `lines[index]` is the rest of an expanded batch row, not a row of its own
+    (which starts with its id, a number or NULL, at the margin). A row short of two or more
+    fields goes on whatever the next line starts with."""
+    if index >= len(lines) or not lines[index].strip() or "\t" in lines[index] or starts_tsv(lines[index]):
+        return False
+    return clearly_short or not _ROW_START_RE.match(lines[index])
 
 
 def _shared_width(lines: list[str], start: int) -> int | None:

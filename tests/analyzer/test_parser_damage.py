@@ -567,3 +567,21 @@ def test_terminal_wrapped_table_whose_padding_became_tabs(width):
     text = mangle.unexpand(mangle.terminal_wrap(TABLES["rowid-filter"], width))
     assert "\t" in text
     _same(parse(text), parse(TABLES["rowid-filter"]))
+
+
+@pytest.mark.parametrize("width", [60, 72, 76])
+@pytest.mark.parametrize("quoted", [False, True], ids=["plain", "quoted"])
+@pytest.mark.parametrize("rows", [ROWID_FILTER_ROWS, MYSQL8_ROWS], ids=["rowid", "mysql8"])
+def test_mail_wrapped_batch_output_whose_tabs_were_expanded(rows, quoted, width):
+    columns = MYSQL8 if rows is MYSQL8_ROWS else CLASSIC
+    text = mangle.expand_tabs(mangle.batch(columns, rows))
+    damaged = mangle.mail_wrap(mangle.quote(text) if quoted else text, width)
+    _same(parse(damaged), parse(text))
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_expanded_batch_output_cut_short_never_merges_rows(width):
+    text = mangle.expand_tabs(mangle.batch(MYSQL8, MYSQL8_ROWS))
+    plan = parse(mangle.truncate(text, width))
+    assert len(plan.rows) == len(MYSQL8_ROWS)
+    assert plan.truncated
