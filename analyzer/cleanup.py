@@ -30,7 +30,9 @@ _ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u200
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 _SPACE_TABLE = {ord(c): " " for c in _ODD_SPACES} | {ord(c): None for c in _INVISIBLE}
 
-_FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
+# A fence line holds nothing but the fence and a language name (```` ```sql ````); a fence
+# followed by output on the same line is cut off that line instead.
+_FENCE_RE = re.compile(r"^\s*(?:```+|~~~+)[ \t]*[\w+.#-]{0,30}[ \t]*$")
 # A line that only opens or closes a block in wiki, forum or HTML markup: `{noformat}`,
 # `{code:sql}`, `[code]`, `<pre>`.
 _MARKUP_FENCE_RE = re.compile(
@@ -331,7 +333,8 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
     """The width a terminal wrapped the paste at, if a table border or a `*** N. row ***` line
     split over two lines shows it.
 
-    Quoting counts when it was there before the wrap: then only the first piece carries it.
+    Quoting counts when it was there before the wrap: then only the first piece carries it. A
+    mark an editor put before the continuation (a larger margin there) does not shorten the first.
     """
     for i in [i for i, line in enumerate(lines[:-1]) if "+-" in line or "*****" in line]:
         line = lines[i].rstrip()
@@ -340,9 +343,9 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
             continue
         border = line.startswith("+-") and not line.strip("+-") and not nxt.strip("+-")
         if border and (not line.endswith("+") or nxt[0] == "-"):
-            return width(lines[i]) + margins[i] - margins[i + 1]
+            return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
         if ". row " in line and line.lstrip()[:5] == "*****" and not nxt.strip("*"):
-            return width(lines[i]) + margins[i] - margins[i + 1]
+            return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
     return None
 
 

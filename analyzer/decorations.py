@@ -49,6 +49,8 @@ _HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
 _QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
 _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
 _MARK_ENDS = _WRAP_MARKS + "\\"
+# What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
+_SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
 
 
@@ -114,6 +116,8 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
         lines = _strip_continuations(lines, filled, notices)
     if any(line[-1:] in _MARK_ENDS for line in lines if line):
         lines = _strip_wrap_marks(lines, notices)
+    if any(line[:1] in _SHOWBREAKS for line in lines):
+        lines = _strip_showbreaks(lines, margins, notices)
     return lines, margins
 
 
@@ -204,5 +208,25 @@ def _strip_wrap_marks(lines: list[str], notices: list[str]) -> list[str]:
     notices.append(
         f"Removed the wrap mark ('{lines[marked[0]][-1]}') a terminal or editor put at the end of "
         f"{plural(len(marked), 'wrapped line')}."
+    )
+    return out
+
+
+def _strip_showbreaks(lines: list[str], margins: list[int], notices: list[str]) -> list[str]:
+    """The `↪ ` an editor put before each continuation of a line it soft-wrapped; the terminal
+    counted it, like quoting, so its width goes to the margin."""
+    marked = [
+        i for i in range(1, len(lines)) if lines[i][:1] in _SHOWBREAKS and lines[i - 1].strip() and len(lines[i]) > 1
+    ]
+    if len(marked) < 2:
+        return lines
+    out = list(lines)
+    for i in marked:
+        cut = 2 if lines[i][1:2] == " " else 1
+        out[i] = lines[i][cut:]
+        margins[i] += cut
+    notices.append(
+        f"Removed the wrap mark ('{lines[marked[0]][0]}') an editor put at the start of "
+        f"{plural(len(marked), 'continued line')}."
     )
     return out

@@ -201,3 +201,17 @@ def jira_table(columns: list[str], rows: list[list[str | None]]) -> str:
     head = "||" + "||".join(columns) + "||"
     body = ["|" + "|".join(_text(c).replace("|", "\\|") or " " for c in row) + "|" for row in rows]
     return "\n".join([head, *body]) + "\n"
+
+
+def showbreak_wrap(text: str, width: int, mark: str = "\u21aa ") -> str:
+    """Wrap lines at `width` columns as an editor's soft wrap shown with vim's `showbreak`: each
+    continuation starts with `mark`, which takes columns of its own."""
+    out = []
+    for line in text.split("\n"):
+        first = True
+        while display_width(line) > (width if first else width - len(mark)):
+            room = width if first else width - len(mark)
+            out.append(("" if first else mark) + line[:room])
+            line, first = line[room:], False
+        out.append(("" if first else mark) + line)
+    return "\n".join(out)

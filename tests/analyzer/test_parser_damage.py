@@ -160,6 +160,8 @@ REPAIRS = {
     "shell-continuation": (lambda t: mangle.prefix_lines(t, "").replace("\n", " \\\n"), "backslash"),
     "wrap-mark": (lambda t: mangle.marked_wrap(t, 40, "\u21b5"), "wrap mark"),
     "wrap-backslash": (lambda t: mangle.marked_wrap(t, 60, "\\"), "wrap mark"),
+    "wrap-showbreak": (lambda t: mangle.showbreak_wrap(t, 60), "wrap mark"),
+    "fence-opened-on-the-first-line": (lambda t: "```" + t + "```\n", "fence"),
 }
 
 

@@ -28,26 +28,8 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
-    "group_filesort.plain.table.showbreak": "B29",
-    "group_filesort.plain.vertical.fence_inline_open": "B28",
-    "in_subquery.an.table.showbreak": "B29",
-    "in_subquery.an.vertical.fence_inline_open": "B28",
-    "join3.ext.tsv.fence_inline_open": "B28",
     "join6_bnl.plain.transcript250_wrapped.mail76": "B8",
-    "long_names.plain.tsv.fence_inline_open": "B28",
-    "loosescan.plain.tsv.fence_inline_open": "B28",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
-    "partition_prune.plain.table.showbreak": "B29",
-    "partition_prune.plain.vertical.fence_inline_open": "B28",
-    "range_checked.ext.tsv.fence_inline_open": "B28",
-    "range_created.plain.table.showbreak": "B29",
-    "range_created.plain.vertical.fence_inline_open": "B28",
-    "unique_email.plain.tsv.fence_inline_open": "B28",
-    "update_range.ext.table.showbreak": "B29",
-    "update_range.ext.vertical.fence_inline_open": "B28",
-    "weedout.plain.table.showbreak": "B29",
-    "weedout.plain.vertical.fence_inline_open": "B28",
-    "window_fn.plain.tsv.fence_inline_open": "B28",
 }
 
 
