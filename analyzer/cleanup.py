@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.decorations import decode_quoted_printable, strip_decorations, unescape_html
+from analyzer.decorations import decode_quoted_printable, strip_decorations, unescape_html, unescape_newlines
 from analyzer.resultset import plural
 from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 
@@ -99,6 +99,7 @@ def clean(text: str) -> Cleaned:
     notices: list[str] = []
     text = _fix_line_endings(text, notices)
     text = decode_quoted_printable(text, notices)
+    text = unescape_newlines(text, notices)
     text = unescape_html(text, notices)
     text = _fix_spaces(text, notices)
     lines = text.split("\n")

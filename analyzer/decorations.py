@@ -19,6 +19,7 @@ the left of each line, which a terminal counted when it wrapped the lines.
 from __future__ import annotations
 
 import html
+import json
 import os
 import quopri
 import re
@@ -29,6 +30,11 @@ from analyzer.textwidth import width
 _QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
 _QP_UTF8_RE = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
 _QP_TRAILING_RE = re.compile(r"=(?:20|09)$", re.MULTILINE)
+_JSON_STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*\\n(?:[^"\\\n]|\\.)*"')
+_BACKSLASH_RE = re.compile(r"\\(.)")
+_BACKSLASH_CHARS = {"n": "\n", "t": "\t", "r": ""}
+# Table, vertical or batch output, once the escapes are gone.
+_ESCAPED_OUTPUT_RE = re.compile(r"(?m)^\s*(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
 _ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
 # Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
@@ -83,6 +89,38 @@ def decode_quoted_printable(text: str, notices: list[str]) -> str:
         f"{plural(len(escapes), 'escaped character')})."
     )
     return decoded
+
+
+def unescape_newlines(text: str, notices: list[str]) -> str:
+    """A result set logged as one string with its line breaks escaped (`"+---+\\n| id |…"` in a
+    JSON log line or a program's output) back on its lines. Only strings that hold a table
+    border, a `|` row, a row marker or a batch header once unescaped are touched (a batch
+    JSON plan is escaped the same way and has its own reader)."""
+    if "\\n" not in text:
+        return text
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        if line.count("\\n") < 2:
+            continue
+        match = _JSON_STRING_RE.search(line)
+        if match:
+            try:
+                inner = json.loads(match.group(0))
+            except ValueError:
+                continue
+            before, after = line[: match.start()], line[match.end() :]
+        else:
+            inner = _BACKSLASH_RE.sub(lambda m: _BACKSLASH_CHARS.get(m.group(1), m.group(1)), line)
+            before = after = ""
+        if not _ESCAPED_OUTPUT_RE.search(inner):
+            continue
+        lines[i] = "\n".join(part for part in (before, inner, after) if part.strip())
+        changed += 1
+    if not changed:
+        return text
+    notices.append(f"Unescaped the line breaks (\\n) of output logged as {plural(changed, 'string')}.")
+    return "\n".join(lines)
 
 
 def unescape_html(text: str, notices: list[str]) -> str:

@@ -587,3 +587,16 @@ def test_expanded_batch_output_cut_short_never_merges_rows(width):
     plan = parse(mangle.truncate(text, width))
     assert len(plan.rows) == len(MYSQL8_ROWS)
     assert plan.truncated
+
+
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+@pytest.mark.parametrize("how", ["json-log", "bare"])
+def test_output_logged_as_one_string_with_escaped_line_breaks(render, how):
+    text = render(CLASSIC, ROWID_FILTER_ROWS)
+    if how == "json-log":
+        logged = "app started\n" + json.dumps({"level": "warn", "msg": "slow query", "plan": text}) + "\n"
+    else:
+        logged = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+    plan = parse(logged)
+    _same(plan, parse(text))
+    assert any("Unescaped the line breaks" in notice for notice in plan.notices)
