@@ -30,7 +30,6 @@ from analyzer.textwidth import width
 _QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
 _QP_UTF8_RE = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
 _QP_TRAILING_RE = re.compile(r"=(?:20|09)$", re.MULTILINE)
-_JSON_STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*\\n(?:[^"\\\n]|\\.)*"')
 _BACKSLASH_RE = re.compile(r"\\(.)")
 _BACKSLASH_CHARS = {"n": "\n", "t": "\t", "r": ""}
 # Table, vertical or batch output, once the escapes are gone.
@@ -103,13 +102,13 @@ def unescape_newlines(text: str, notices: list[str]) -> str:
     for i, line in enumerate(lines):
         if line.count("\\n") < 2:
             continue
-        match = _JSON_STRING_RE.search(line)
-        if match:
+        span = _escaped_string(line)
+        if span:
             try:
-                inner = json.loads(match.group(0))
+                inner = json.loads(line[span[0] : span[1]])
             except ValueError:
                 continue
-            before, after = line[: match.start()], line[match.end() :]
+            before, after = line[: span[0]], line[span[1] :]
         else:
             inner = _BACKSLASH_RE.sub(lambda m: _BACKSLASH_CHARS.get(m.group(1), m.group(1)), line)
             before = after = ""
@@ -121,6 +120,29 @@ def unescape_newlines(text: str, notices: list[str]) -> str:
         return text
     notices.append(f"Unescaped the line breaks (\\n) of output logged as {plural(changed, 'string')}.")
     return "\n".join(lines)
+
+
+def _escaped_string(line: str) -> tuple[int, int] | None:
+    """Start and end of the first double-quoted string in `line` that holds a `\\n` escape
+    (one pass: a regex would backtrack over every escaped quote)."""
+    start = None
+    newline = False
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if char == "\\":
+            newline = newline or (start is not None and line[i + 1 : i + 2] == "n")
+            i += 2
+            continue
+        if char == '"':
+            if start is None:
+                start = i
+            elif newline:
+                return start, i + 1
+            else:
+                start = None
+        i += 1
+    return None
 
 
 def unescape_html(text: str, notices: list[str]) -> str:

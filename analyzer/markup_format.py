@@ -35,12 +35,14 @@ _HTML_TABLE_RE = re.compile(r"<TABLE\b[^>]{0,200}>(.*?)(?:</TABLE>|\Z)", re.IGNO
 _HTML_ROW_RE = re.compile(r"<TR\b[^>]{0,200}>(.*?)(?:</TR>|(?=<TR\b)|\Z)", re.IGNORECASE | re.DOTALL)
 _HTML_CELL_RE = re.compile(r"<(T[HD])\b[^>]{0,200}>(.*?)(?:</T[HD]>|(?=<T[HD]\b)|\Z)", re.IGNORECASE | re.DOTALL)
 _TAG_RE = re.compile(r"<[^>]{0,200}>")
-_XML_START_RE = re.compile(r"<resultset\b([^>]{0,100000})>", re.IGNORECASE)
 _XML_ROW_RE = re.compile(r"<row>(.*?)(?:</row>|(?=<row>)|\Z)", re.DOTALL)
-_XML_FIELD_RE = re.compile(r'<field name="([^"]{0,300})"(?:\s+xsi:nil="true"\s*/>|>(.*?)</field>)', re.DOTALL)
+# Values are XML-escaped: a raw `<` only starts a tag.
+_XML_FIELD_RE = re.compile(r'<field name="([^"<>]{0,300})"(?:\s+xsi:nil="true"\s*/>|>([^<]*)</field>)')
 _STATEMENT_RE = re.compile(r'statement="([^"]*)"')
 _JIRA_SPLIT_RE = re.compile(r"(?<!\\)\|")
 _ROW_ID_RE = re.compile(r"^(?:\d+|NULL)$")
+# Every tabular EXPLAIN has ten columns or more; a shorter list of names is not its header.
+MIN_CELL_COLUMNS = 8
 
 
 def starts_markup(line: str) -> bool:
@@ -119,13 +121,14 @@ def _parse_xml(lines: list[str], numbers: list[int], start: int) -> tuple[Result
     ):
         end = _block(lines, end + 1, "</resultset>")
     text = "\n".join(lines[start:end])
-    opening = _XML_START_RE.search(text)
-    if opening is None:
+    at = text.find("<resultset")
+    close = text.find(">", at)
+    if at < 0 or close < 0:
         return None, start + 1, None
-    statement = _STATEMENT_RE.search(opening.group(1))
+    statement = _STATEMENT_RE.search(text, at, close)
     names: list[str] = []
     records: list[dict[str, str | None]] = []
-    for row in _XML_ROW_RE.finditer(text, opening.end()):
+    for row in _XML_ROW_RE.finditer(text, close + 1):
         record: dict[str, str | None] = {}
         for field in _XML_FIELD_RE.finditer(row.group(1)):
             name = html.unescape(field.group(1))
@@ -203,7 +206,7 @@ def parse_cell_column(lines: list[str], numbers: list[int], start: int) -> tuple
         k += 1
     count = len(header)
     data: list[list[str | None]] = []
-    while k < len(lines) and _ROW_ID_RE.match(lines[k].strip()):
+    while count >= MIN_CELL_COLUMNS and k < len(lines) and _ROW_ID_RE.match(lines[k].strip()):
         cells = [line.strip() for line in lines[k : k + count]]
         if len(cells) == count - 1 and header[-1].lower() == "extra":
             cells.append("")  # the empty Extra of the last row, lost with the trailing empty line
