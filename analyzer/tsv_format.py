@@ -146,6 +146,8 @@ def parse_tsv(
             # or of every line but the first when a selection started at the header's text).
             line = line.lstrip(" ")
             fields = line.split("\t")
+            # Spaces after the last field: a console copy padded the line to its width.
+            fields[-1] = fields[-1].rstrip(" ")
         wrapped += k - j
         raw.append((line, numbers[j], fields))
         j = k + 1

@@ -600,3 +600,13 @@ def test_output_logged_as_one_string_with_escaped_line_breaks(render, how):
     plan = parse(logged)
     _same(plan, parse(text))
     assert any("Unescaped the line breaks" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+@pytest.mark.parametrize("width", [80, 120])
+def test_windows_console_copy_padded_to_the_console_width(render, width):
+    text = render(CLASSIC, ROWID_FILTER_ROWS)
+    # (A console shows batch output's tabs as spaces; its lines are only padded here.)
+    wrapped = text if render is mangle.batch else mangle.terminal_wrap(text, width, strip=False)
+    padded = "\n".join(line.ljust(width) for line in wrapped.split("\n"))
+    _same(parse(padded), parse(text))
