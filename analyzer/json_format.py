@@ -112,6 +112,16 @@ def parse_json(text: str, margins: list[int] | None = None) -> Plan | None:
     return None
 
 
+def document_line(text: str) -> int | None:
+    """Index of the line where the first EXPLAIN document of `text` seems to start, if any."""
+    for count, match in enumerate(_START.finditer(text)):
+        if count >= MAX_CANDIDATES:
+            break
+        if match.group(1) in _TOP_KEYS:
+            return text.count("\n", 0, match.start())
+    return None
+
+
 def _read_document(text: str, start: int, margins: list[int] | None = None) -> Plan | None:
     """Decode the document that starts at `text[start]`, or None if it is no EXPLAIN document."""
     decoder = json.JSONDecoder(

@@ -16,13 +16,13 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from analyzer.cleanup import clean, statement_query
-from analyzer.json_format import parse_json
+from analyzer.json_format import document_line, parse_json
 from analyzer.markup_format import parse_markup, starts_cell_column, starts_markup
 from analyzer.plan import ParseError, Plan
 from analyzer.resultset import CUT, ResultSet, describe_lines, missing_tail, plural
 from analyzer.table_format import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.textwidth import expand_tabs
-from analyzer.tree_format import parse_tree
+from analyzer.tree_format import parse_tree, plan_line
 from analyzer.tsv_format import parse_tsv, starts_tsv
 from analyzer.vertical_format import parse_vertical, starts_vertical
 
@@ -66,16 +66,28 @@ def _parse(text: str) -> Plan:
         _message(row["message"], r) for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
     ]
 
+    explains = [r for r in found if r.is_explain]
     plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
     if plan is not None:
-        plan.notices = notices + plan.notices
-        plan.warnings = warnings + plan.warnings
-        if plan.query is None:
-            plan.query = cleaned.query
-        return plan
+        at = document_line(cleaned.text) if plan.format == "json" else plan_line(lines)
+        table = next((r for r in explains if not r.truncated), None)
+        if table is None or at is None or table.start > at:
+            if explains:
+                plan.notices.append(
+                    f"The paste also holds a tabular EXPLAIN result ({_span(explains[0], cleaned.numbers)}); "
+                    f"it was ignored: the {plan.format.upper()} plan comes first."
+                )
+            plan.notices = notices + plan.notices
+            plan.warnings = warnings + plan.warnings
+            if plan.query is None:
+                plan.query = cleaned.query
+            return plan
+        notices.append(
+            f"The paste also holds a {plan.format.upper()} plan (from line {cleaned.numbers[at]}); "
+            "it was ignored: the tabular EXPLAIN comes first."
+        )
 
     _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
-    explains = [r for r in found if r.is_explain]
     if not explains:
         if found:
             first = found[0]
@@ -220,6 +232,12 @@ def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]],
             )
 
 
+def _span(result: ResultSet, numbers: list[int]) -> str:
+    """`lines 10-14` (or `line 10`): where a result set is in the paste."""
+    last = max(result.start, result.end - 1)
+    return f"lines {numbers[result.start]}-{numbers[last]}" if last > result.start else f"line {numbers[result.start]}"
+
+
 def _choose(explains: list[ResultSet], numbers: list[int]) -> tuple[ResultSet, list[str]]:
     """The EXPLAIN to return (the first complete one), and notices about copies and alternatives."""
     copies: dict[tuple, list[ResultSet]] = {}
@@ -235,12 +253,7 @@ def _choose(explains: list[ResultSet], numbers: list[int]) -> tuple[ResultSet, l
                 f"{describe_lines([r.first_line for r in group])}); it was read once."
             )
     if len(distinct) > 1:
-        ignored = ", ".join(
-            f"lines {numbers[r.start]}-{numbers[r.end - 1]}" if r.end - 1 > r.start else f"line {numbers[r.start]}"
-            for group in copies.values()
-            for r in group
-            if r is not chosen and r.key() != chosen.key()
-        )
+        ignored = ", ".join(_span(r, numbers) for group in copies.values() for r in group if r.key() != chosen.key())
         notices.append(
             f"The paste holds {len(distinct)} different EXPLAIN results (starting on "
             f"{describe_lines([r.first_line for r in distinct])}); showing the one on line {chosen.first_line} "

@@ -153,6 +153,14 @@ _SELECTOR = re.compile(
 )
 
 
+def plan_line(lines: list[str]) -> int | None:
+    """Index of the first `-> operation` line, if any."""
+    for i, line in enumerate(lines):
+        if "->" in line and (match := _LINE.match(line)) and match.group("body").strip():
+            return i
+    return None
+
+
 def parse_tree(text: str) -> Plan | None:
     """A Plan with format "tree" when `text` holds `-> …` plan lines, else None."""
     if "->" not in text:
