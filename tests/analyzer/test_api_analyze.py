@@ -110,3 +110,17 @@ def test_unknown_api_object_404_has_error_shape(client):
     response = client.get("/api/v1/notes/no-such-note/")
     assert response.status_code == 404
     assert set(response.json()) == {"error"}
+
+
+def test_unexpected_error_is_a_json_500(client, monkeypatch):
+    import analyzer.api
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(analyzer.api, "analyze", broken)
+    client.raise_request_exception = False
+    response = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain")
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("application/json")
+    assert "boom" not in response.json()["error"]
