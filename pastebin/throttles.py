@@ -39,4 +39,4 @@ class ReportRateThrottle(CreateRateThrottle):
     scope = "abuse_report"
 
     def get_rate(self) -> str:
-        return getattr(settings, "REPORT_RATE", "10/hour")
+        return settings.REPORT_RATE
