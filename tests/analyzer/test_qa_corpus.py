@@ -29,6 +29,12 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
     "join6_bnl.plain.transcript250_wrapped.mail76": "B8",
+    "long_names.an.vertical.mail60+quote": "B30",
+    "long_names.an.vertical.mail72": "B30",
+    "long_names.ext.vertical.mail60+quote": "B30",
+    "long_names.ext.vertical.mail72": "B30",
+    "long_names.plain.vertical.mail60+quote": "B30",
+    "long_names.plain.vertical.mail72": "B30",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
 }
 
