@@ -255,7 +255,8 @@ def _strip_wrap_marks(lines: list[str], notices: list[str]) -> list[str]:
     for i, line in enumerate(lines):
         if line[-1:] == "\\" and i + 1 < len(lines) and lines[i + 1].strip():
             widths.setdefault(width(line), []).append(i)
-    if len(widths) == 1:
+    # Batch output escapes line breaks as `\\n`: a piece of it may end with the backslash.
+    if len(widths) == 1 and not any("\\n" in line for line in lines):
         ((edge, ending),) = widths.items()
         at_edge = sum(1 for line in lines if width(line) == edge)
         if len(ending) >= 2 and len(ending) >= 0.8 * at_edge:
