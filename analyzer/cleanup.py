@@ -219,14 +219,17 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
 def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
     """Rejoin a table line that a mail client moved off its `> ` quoting or its indentation.
 
-    A border has no spaces, so a mail client wrapping a quoted or indented one breaks right
-    after the prefix, dropping the space there: `>` (or blanks) alone, then the border at
-    column 0. The prefix goes back in front of the line.
+    A border has no spaces (nor has a batch line or a row marker many), so a mail client
+    wrapping a quoted or indented one breaks right after the prefix, dropping the space there:
+    `>` (or blanks) alone, then the line at column 0. The prefix goes back in front of the line.
     """
     broken = [
         i
         for i in range(len(lines) - 1)
-        if lines[i] and not lines[i].strip("> \t") and lines[i + 1][:1] and lines[i + 1][0] in _TABLE_STARTS
+        if lines[i]
+        and not lines[i].strip("> \t")
+        and lines[i + 1][:1]
+        and (lines[i + 1][0] in _TABLE_STARTS or "\t" in lines[i + 1] or lines[i + 1].startswith("*****"))
     ]
     if not broken:
         return lines, numbers

@@ -154,6 +154,11 @@ def parse_table(
         line = lines[j]
         s = line.rstrip()
         if not s.strip():
+            if borders == 0 and len(sections) == 1 and len(sections[0]) == 1 and _row_after_gap(lines, j, indent):
+                # One empty line between the header and the only row (a double-spaced paste).
+                notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j]}).")
+                j += 1
+                continue
             break
         if len(s) - len(s.lstrip()) != indent and not frame.left_open:
             break
@@ -275,6 +280,14 @@ def _report_joins(joins: _Joins, notices: list[str], wrap: int | None) -> None:
         notices.append(
             f"Rejoined {plural(joins.word, 'line')} wrapped at word boundaries (as mail clients do){restored}."
         )
+
+
+def _row_after_gap(lines: list[str], j: int, indent: int) -> bool:
+    """True when the line after the empty `lines[j]` is a `|` row at the table's indentation,
+    itself followed by nothing but empty lines or the end."""
+    if j + 1 >= len(lines) or lines[j + 1][indent : indent + 1] != "|":
+        return False
+    return j + 2 >= len(lines) or not lines[j + 2].strip()
 
 
 def _border_below(lines: list[str], start: int, indent: int) -> int | None:

@@ -263,7 +263,8 @@ def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None
         more = piece.count("\t")
         if tabs + more > count - 1 or (tabs == count - 1 and (more or width(lines[k - 1]) < 40)):
             break
-        if _cut_by_terminal(lines[k - 1], terminal_width):
+        # A usual terminal width alone proves little: a break after an Extra item's `;` lost its space.
+        if _cut_by_terminal(lines[k - 1], terminal_width) and (terminal_width or not text.endswith(";")):
             text += piece
         else:
             text = text.rstrip(" ") + " " + piece.lstrip(" ")

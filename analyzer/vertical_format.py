@@ -180,7 +180,9 @@ def _unwrap(text: str, first_width: int, pieces: list[str], terminal: int | None
     """
     previous_width = first_width
     for piece in pieces:
-        spaced = text.endswith(" ") or piece.startswith(" ")
+        # A value that went whole to the next line (`name:` alone): the space the mail client
+        # dropped was the one after the colon.
+        spaced = not text or text.endswith(" ") or piece.startswith(" ")
         # A wide character that did not fit in the last column went whole to the next line.
         reach = previous_width + (screen_width(piece[:1]) == 2)
         cut = reach == terminal or reach in USUAL_TERMINAL_WIDTHS

@@ -610,3 +610,35 @@ def test_windows_console_copy_padded_to_the_console_width(render, width):
     wrapped = text if render is mangle.batch else mangle.terminal_wrap(text, width, strip=False)
     padded = "\n".join(line.ljust(width) for line in wrapped.split("\n"))
     _same(parse(padded), parse(text))
+
+
+def test_mailed_vertical_value_moved_whole_to_the_next_line_gets_no_leading_space():
+    rows = [[*row[:4], LONG_KEYS, *row[5:]] for row in ROWID_FILTER_ROWS]
+    text = mangle.vertical(CLASSIC, rows)
+    plan = parse(mangle.mail_wrap(text, 72))
+    _same(plan, parse(text))
+    assert plan.rows[0]["possible_keys"] == LONG_KEYS
+
+
+def test_quoted_batch_lines_moved_off_their_quote_by_the_mail_client():
+    text = mangle.batch(CLASSIC, ROWID_FILTER_ROWS)
+    # A batch line has almost no spaces: the mail client breaks right after the `> `.
+    broken = "\n".join(">\n" + line if line else line for line in text.split("\n"))
+    _same(parse(broken), parse(text))
+
+
+def test_one_row_borderless_table_double_spaced():
+    boxed = mangle.box(CLASSIC, ROWID_FILTER_ROWS[:1])
+    borderless = "\n".join(line for line in boxed.split("\n") if not line.startswith("+"))
+    plan = parse(borderless.replace("\n", "\n\n"))
+    _same(plan, parse(boxed))
+    assert any("empty line between the header and the first row" in notice for notice in plan.notices)
+
+
+def test_batch_row_broken_after_an_extra_item_at_a_usual_terminal_width_gets_its_space_back():
+    # The first piece is 100 columns wide once its tabs are expanded, yet ends with an Extra item's `;`.
+    row = ["1", "SIMPLE", "c", "index", "PRIMARY", "idx_country_city", "170", "NULL", "4000", "Using index;"]
+    first = "\t".join(row)
+    assert len(first.expandtabs(8)) == 100
+    text = "\t".join(CLASSIC) + "\n" + first + "\nUsing temporary; Using filesort\n"
+    assert parse(text).rows[0]["extra"] == "Using index; Using temporary; Using filesort"

@@ -28,20 +28,7 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
-    "exists_firstmatch.plain.tsv.quote+mail76": "B31",
-    "group_filesort.plain.tsv.prompt+mail72": "B32",
-    "group_filesort.plain.tsv.twice+mail72": "B32",
-    "impossible.plain.table.no_rules+double_spaced": "B33",
-    "in_subquery.an.tsv.quote+mail76": "B31",
-    "join3.an.tsv.quote+mail76": "B31",
     "join6_bnl.plain.transcript250_wrapped.mail76": "B8",
-    "long_names.an.vertical.mail60+quote": "B30",
-    "long_names.an.vertical.mail72": "B30",
-    "long_names.an.vertical.twice+flowed72": "B30",
-    "long_names.ext.vertical.mail60+quote": "B30",
-    "long_names.ext.vertical.mail72": "B30",
-    "long_names.plain.vertical.mail60+quote": "B30",
-    "long_names.plain.vertical.mail72": "B30",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
 }
 
