@@ -642,3 +642,14 @@ def test_batch_row_broken_after_an_extra_item_at_a_usual_terminal_width_gets_its
     assert len(first.expandtabs(8)) == 100
     text = "\t".join(CLASSIC) + "\n" + first + "\nUsing temporary; Using filesort\n"
     assert parse(text).rows[0]["extra"] == "Using index; Using temporary; Using filesort"
+
+
+def test_statement_wrapped_by_a_wide_terminal_then_by_a_mail_client():
+    sql = (
+        "SELECT a.actor, o.id, c.email, oi.line_no, p.sku, s.carrier FROM audit_log a JOIN orders o ON "
+        "o.id = a.ref_id JOIN customers c ON c.id = o.customer_id JOIN order_items oi ON oi.order_id = o.id "
+        "JOIN products p ON p.id = oi.product_id LEFT JOIN shipments s ON s.order_id = o.id WHERE a.actor = 'x'"
+    )
+    session = f"MariaDB [shop]> EXPLAIN {sql};\n" + TABLES["rowid-filter"]
+    plan = parse(mangle.mail_wrap(mangle.terminal_wrap(session, 250), 76))
+    assert plan.query == sql
