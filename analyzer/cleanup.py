@@ -444,9 +444,13 @@ def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[
     wrap_width = result.terminal_width
     # Two pieces of one width can be a mail client's chance; three are a terminal's edge, unless
     # other pieces stop well short of it (a mail client wrapped the terminal's lines again).
-    if not wrap_width and len(widths) > 2 and widths.count(max(widths)) > 2:
-        if all(w >= max(widths) - 1 for w in widths[1:-1]):
-            wrap_width = max(widths)
+    if (
+        not wrap_width
+        and len(widths) > 2
+        and widths.count(max(widths)) > 2
+        and all(w >= max(widths) - 1 for w in widths[1:-1])
+    ):
+        wrap_width = max(widths)
     statement = pieces[0][0]
     line_used = widths[0] if widths else 0  # columns of the current terminal line so far
     for k, (text, kind) in enumerate(pieces[1:], 1):
