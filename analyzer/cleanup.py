@@ -21,7 +21,13 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.decorations import decode_quoted_printable, strip_decorations, unescape_html, unescape_newlines
+from analyzer.decorations import (
+    decode_quoted_printable,
+    split_flattened_tables,
+    strip_decorations,
+    unescape_html,
+    unescape_newlines,
+)
 from analyzer.resultset import plural
 from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 
@@ -100,6 +106,7 @@ def clean(text: str) -> Cleaned:
     text = _fix_line_endings(text, notices)
     text = decode_quoted_printable(text, notices)
     text = unescape_newlines(text, notices)
+    text = split_flattened_tables(text, notices)
     text = unescape_html(text, notices)
     text = _fix_spaces(text, notices)
     lines = text.split("\n")

@@ -27,6 +27,9 @@ import re
 from analyzer.resultset import plural
 from analyzer.textwidth import width
 
+_FLAT_BORDER_RE = re.compile(r"(\+(?:-{2,}\+){2,})")
+# A cell border: a `|` with a space on at least one side (`ref|filter` holds one with none).
+_FLAT_SPLIT_RE = re.compile(r"(?<= )\||\|(?= )|^\||\|$")
 _QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
 _QP_UTF8_RE = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
 _QP_TRAILING_RE = re.compile(r"=(?:20|09)$", re.MULTILINE)
@@ -57,6 +60,53 @@ _MARK_ENDS = _WRAP_MARKS + "\\"
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
+
+
+def split_flattened_tables(text: str, notices: list[str]) -> str:
+    """A client table whose line breaks were lost (pasted into a page or a chat that renders it
+    as a paragraph, then copied back): borders, header and rows follow each other on one line.
+    The borders give the number of columns; a row ends where its last `|` meets the next row's
+    first (`| |`), checked against that count, else the line is left as it is."""
+    if "+--" not in text:
+        return text
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        if len(line) < 60 or line.count("+--") < 4 or line.count("|") < 6:
+            continue
+        rebuilt = _unflatten(line)
+        if rebuilt is not None:
+            lines[i] = rebuilt
+            changed += 1
+    if not changed:
+        return text
+    notices.append(f"Put {plural(changed, 'table')} pasted on one line (its line breaks lost) back on its lines.")
+    return "\n".join(lines)
+
+
+def _unflatten(line: str) -> str | None:
+    parts = _FLAT_BORDER_RE.split(line)
+    borders = parts[1::2]
+    if len(borders) < 2 or len({border.count("+") for border in borders}) != 1:
+        return None
+    count = borders[0].count("+") - 1
+    out = [parts[0].rstrip()] if parts[0].strip() else []
+    for k, segment in enumerate(parts[2::2]):
+        out.append(borders[k])
+        cells = _FLAT_SPLIT_RE.split(segment.strip())
+        if segment.strip() == "":
+            continue
+        if k == len(borders) - 1:  # text after the last border
+            out.append(segment.strip())
+            break
+        if cells[0] != "" or cells[-1] != "" or (len(cells) - 1) % (count + 1) != 0:
+            return None
+        for start in range(1, len(cells) - 1, count + 1):
+            row = cells[start : start + count]
+            if start + count < len(cells) - 1 and cells[start + count].strip():
+                return None  # the gap between two rows holds text: not a row boundary
+            out.append("| " + " | ".join(cell.strip() for cell in row) + " |")
+    return "\n".join(out)
 
 
 def decode_quoted_printable(text: str, notices: list[str]) -> str:

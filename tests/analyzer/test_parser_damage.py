@@ -653,3 +653,12 @@ def test_statement_wrapped_by_a_wide_terminal_then_by_a_mail_client():
     session = f"MariaDB [shop]> EXPLAIN {sql};\n" + TABLES["rowid-filter"]
     plan = parse(mangle.mail_wrap(mangle.terminal_wrap(session, 250), 76))
     assert plan.query == sql
+
+
+@pytest.mark.parametrize("table", ["rowid-filter", "mysql8", "cjk"])
+def test_table_pasted_on_one_line_after_its_line_breaks_were_lost(table):
+    # Posted without a code block, rendered as a paragraph, copied back: one line, spaces collapsed.
+    flat = "Here it is: " + re.sub(" +", " ", TABLES[table].replace("\n", " ")) + " any idea?"
+    plan = parse(flat)
+    _same(plan, parse(TABLES[table]))
+    assert any("pasted on one line" in notice for notice in plan.notices)
