@@ -1,10 +1,13 @@
 """Read EXPLAIN output as people paste it and return a `Plan`.
 
-`parse(text)` first repairs the paste line by line (`analyzer.cleanup`), then offers it to the
-JSON and tree readers, then looks for boxed tables, vertical (`\\G`) records and batch
-(tab-separated) output. Of the result sets found, the EXPLAIN one is returned (recognised by
-its columns); SHOW WARNINGS messages go to `warnings`, and repeated copies of the same EXPLAIN
-are read once. Every repair and every problem becomes a sentence in `notices`.
+`parse(text)` first repairs the paste line by line (`analyzer.cleanup`, with
+`analyzer.decorations` for encodings and per-line prefixes), then looks for boxed tables,
+vertical (`\\G`) records, batch (tab-separated) output and markup (`mysql --html`/`--xml`, wiki
+tables; `analyzer.markup_format`), and offers the text to the JSON and tree readers. Of the
+result sets found, the EXPLAIN one is returned (recognised by its columns; the first complete
+one when there are several, with a notice naming the others' lines); SHOW WARNINGS messages go
+to `warnings`, and repeated copies of the same EXPLAIN are read once. Every repair and every
+problem becomes a sentence in `notices`.
 
 Cells are strings exactly as printed, `NULL` is None. A cell the paste cut short keeps its
 visible start followed by `…` (`analyzer.resultset.CUT`), a missing cell is `…` alone; such
