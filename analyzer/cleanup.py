@@ -4,7 +4,10 @@
 line endings, non-breaking and invisible spaces, markdown fences (also typed on the paste's
 own lines), double spacing, `> ` quoting (also split off a line by a mail client), line
 numbers, uniform indentation, client prompts (whose statement becomes the query) and the
-client's status lines. Every repair is reported as a sentence in `Cleaned.notices`.
+client's status lines; `analyzer.decorations` adds the decoding of HTML-escaped,
+quoted-printable and `\\n`-escaped pastes and of tables flattened onto one line, and the removal
+of log prefixes, logger quotes, continuation backslashes and wrap marks. Every repair is
+reported as a sentence in `Cleaned.notices`.
 
 Lines are only dropped where a repair joins or removes them (`Cleaned.numbers` keeps each
 line's number in the original paste, for messages); prompt and status lines become empty
