@@ -16,6 +16,7 @@ rows are listed in `affected_rows` and `truncated` is set.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from analyzer.cleanup import clean, statement_query
@@ -30,6 +31,8 @@ from analyzer.tsv_format import parse_tsv, starts_tsv
 from analyzer.vertical_format import parse_vertical, starts_vertical
 
 DEFAULT_MAX_BYTES = 1024 * 1024
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+_DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
 EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
 
 
@@ -57,6 +60,15 @@ def _parse(text: str) -> Plan:
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
+    dashed = [
+        i for i, line in enumerate(lines) if line[:1] in "+ " and not line.isascii() and _DASHED_BORDER_RE.match(line)
+    ]
+    if dashed:
+        # An editor or a chat app turned the border's `--` into dashes (`—`, `–`).
+        lines = list(lines)
+        for i in dashed:
+            lines[i] = lines[i].translate(_DASHES)
+        notices.append(f"Read {plural(len(dashed), 'border line')} drawn with typographic dashes as '+---+'.")
     tabbed = _tabbed_table_lines(lines)
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.

@@ -662,3 +662,12 @@ def test_table_pasted_on_one_line_after_its_line_breaks_were_lost(table):
     plan = parse(flat)
     _same(plan, parse(TABLES[table]))
     assert any("pasted on one line" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("dash", ["\u2014", "\u2013"], ids=["em-dash", "en-dash"])
+@pytest.mark.parametrize("table", ["rowid-filter", "mysql8"])
+def test_border_dashes_turned_typographic(table, dash):
+    text = "\n".join(line.replace("--", dash) if line.startswith("+") else line for line in TABLES[table].split("\n"))
+    plan = parse(text)
+    _same(plan, parse(TABLES[table]))
+    assert any("typographic dashes" in notice for notice in plan.notices)
