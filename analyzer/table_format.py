@@ -166,8 +166,12 @@ def parse_table(
             border, k = _join_border(lines, j, joins)
             if frame.total is not None and width(border) != frame.total:
                 break
-            borders += 1
             j = k
+            if borders and not sections[-1] and (len(sections) == 1 or borders == 2):
+                # The same border twice in a row (a terminal repeated a line while scrolling).
+                notices.append(f"Skipped a border line repeated right after itself (line {numbers[j - 1]}).")
+                continue
+            borders += 1
             if borders >= 3 and sections[-1]:
                 break
             if sections[-1]:
@@ -218,8 +222,12 @@ def parse_table(
     rows = []
     damaged: list[int] = []
     damaged_lines: list[int] = []
-    for index, (text, at) in enumerate(data):
+    for text, at in data:
         cells, ok = _split(text, frame, header=False)
+        if ok and [cell.lower() for cell in cells] == [c.lower() for c in header_cells]:
+            # The header line again (a terminal repeated it while scrolling): no row holds the names.
+            notices.append(f"Skipped a repeat of the header line (line {numbers[at]}).")
+            continue
         if not ok and (collapsed or borders == 0):
             # Whole rows that do not line up (a markdown table, or spaces collapsed by a chat or a
             # web page): split them at the `|` signs that have a space beside them. In a table
@@ -229,7 +237,7 @@ def parse_table(
                 cells, ok = parts, True
                 loose += 1
         if not ok:
-            damaged.append(index)
+            damaged.append(len(rows))
             damaged_lines.append(numbers[at])
         if markdown:
             cells = [cell.replace("\\|", "|") for cell in cells]  # Markdown escapes a `|` in a cell

@@ -106,6 +106,10 @@ def parse_tsv(
         has_tab = "\t" in line
         if not line.strip() or line.strip() == "Warnings:" or (has_tab if expanded else not has_tab and count > 1):
             break
+        if line == lines[start] and not raw:
+            j += 1  # the header line twice (a terminal repeated it while scrolling)
+            notices.append(f"Skipped a repeat of the header line (line {numbers[j - 1]}).")
+            continue
         if starts_tsv(line):
             break  # the header of the next result set (the client prints no empty line between)
         if expanded:

@@ -45,6 +45,7 @@ def parse_vertical(
     tabbed = 0
     wrapped_markers = 0
     colon = None
+    last_number = None  # the number of the last row marker
     j = start
     while j < n:
         line = lines[j]
@@ -56,8 +57,14 @@ def parse_vertical(
             if marker.start() and line[: marker.start()].strip():
                 lead = line[: marker.start()].strip()
                 notices.append(f"Ignored the text '{lead[:40]}' before the row marker on line {numbers[j]}.")
+            if records and not records[-1] and marker.group(2) == last_number:
+                # The same row marker twice in a row (a terminal repeated the line while scrolling).
+                notices.append(f"Skipped a repeated '{ROW_MARK}' line (line {numbers[j]}).")
+                j += 1
+                continue
             if records and marker.group(2) == "1":
                 break
+            last_number = marker.group(2)
             records.append([])
             record_lines.append(numbers[j])
             marker_width = screen_width(line)

@@ -671,3 +671,20 @@ def test_border_dashes_turned_typographic(table, dash):
     plan = parse(text)
     _same(plan, parse(TABLES[table]))
     assert any("typographic dashes" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+def test_first_line_repeated_by_a_terminal_scroll_glitch(render):
+    # The top border, the first row marker or the batch header twice: read once, with a notice.
+    text = render(CLASSIC, ROWID_FILTER_ROWS)
+    first, rest = text.split("\n", 1)
+    plan = parse(f"{first}\n{first}\n{rest}")
+    _same(plan, parse(text))
+    assert any("repeat" in notice for notice in plan.notices)
+
+
+def test_header_line_repeated_by_a_terminal_scroll_glitch():
+    lines = TABLES["rowid-filter"].split("\n")
+    plan = parse("\n".join([*lines[:2], lines[1], *lines[2:]]))
+    _same(plan, parse(TABLES["rowid-filter"]))
+    assert any("repeat of the header line" in notice for notice in plan.notices)
