@@ -83,7 +83,7 @@ def parse_tsv(
         # A terminal cut keeps the tab stops; a mail client broke it at a space it may have dropped.
         tries = [header + lines[j]] if _cut_by_terminal(lines[j - 1], terminal_width) else []
         tries.append(to_tab_stop(header, TAB_SIZES[0]) + lines[j].lstrip(" "))
-        joined = next((t for t in tries if EXPLAIN_COLUMNS.issuperset(_header_names(t) or ["?"])), None)
+        joined = next((t for t in tries if _joined_header(_header_names(t))), None)
         if joined is None:
             break
         mailed = mailed or joined == tries[-1]
@@ -211,6 +211,11 @@ def parse_tsv(
                 f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
             )
     return result, j
+
+
+def _joined_header(names: list[str] | None) -> bool:
+    """True when a header with a wrapped piece joined holds EXPLAIN column names, each once."""
+    return names is not None and EXPLAIN_COLUMNS.issuperset(names) and len(set(names)) == len(names)
 
 
 def to_tab_stop(text: str, tab: int) -> str:

@@ -683,6 +683,12 @@ def test_first_line_repeated_by_a_terminal_scroll_glitch(render):
     assert any("repeat" in notice for notice in plan.notices)
 
 
+def test_expanded_batch_header_repeated_is_not_taken_for_its_wrapped_rest():
+    text = mangle.expand_tabs(mangle.batch(CLASSIC, ROWID_FILTER_ROWS))
+    first, rest = text.split("\n", 1)
+    _same(parse(f"{first}\n{first}\n{rest}"), parse(text))
+
+
 def test_header_line_repeated_by_a_terminal_scroll_glitch():
     lines = TABLES["rowid-filter"].split("\n")
     plan = parse("\n".join([*lines[:2], lines[1], *lines[2:]]))
