@@ -23,7 +23,7 @@ from analyzer.cleanup import clean, statement_query
 from analyzer.json_format import document_line, parse_json
 from analyzer.markup_format import parse_markup, starts_cell_column, starts_markup
 from analyzer.plan import ParseError, Plan
-from analyzer.resultset import CUT, ResultSet, describe_lines, missing_tail, plural
+from analyzer.resultset import ALWAYS_PRINTED, CUT, STANDARD_ORDER, ResultSet, describe_lines, missing_tail, plural
 from analyzer.table_format import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.textwidth import expand_tabs
 from analyzer.tree_format import parse_tree, plan_line
@@ -212,7 +212,10 @@ def _may_start(line: str) -> bool:
 
 
 def _mark_missing_columns(result: ResultSet) -> None:
-    """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut."""
+    """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut;
+    and any other column every EXPLAIN has that is missing between present ones (a lost line of
+    vertical output)."""
+    _mark_missing_inner_columns(result)
     tail = missing_tail(result.columns)
     if not tail:
         return
@@ -224,6 +227,30 @@ def _mark_missing_columns(result: ResultSet) -> None:
     result.notices.append(
         f"The columns stop at '{result.columns[-len(tail) - 1]}' and {' and '.join(tail)} are missing, "
         f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
+    )
+
+
+def _mark_missing_inner_columns(result: ResultSet) -> None:
+    known = [c for c in result.columns if c in STANDARD_ORDER]
+    if not known:
+        return
+    last = max(STANDARD_ORDER.index(c) for c in known)
+    missing = [c for c in ALWAYS_PRINTED if c not in result.columns and STANDARD_ORDER.index(c) < last]
+    if not missing:
+        return
+    order = {c: STANDARD_ORDER.index(c) for c in known}
+    columns = list(result.columns)
+    for name in missing:
+        at = next((k for k, c in enumerate(columns) if order.get(c, -1) > STANDARD_ORDER.index(name)), len(columns))
+        columns.insert(at, name)
+        order[name] = STANDARD_ORDER.index(name)
+    result.columns = columns
+    result.rows = [{c: row.get(c, CUT) for c in columns} for row in result.rows]
+    result.truncated = True
+    result.affected_rows = list(range(len(result.rows)))
+    result.notices.append(
+        f"The column{'s' if len(missing) > 1 else ''} {', '.join(missing)}, which every EXPLAIN has, "
+        f"{'are' if len(missing) > 1 else 'is'} missing: a line was lost. Missing cells are shown as '{CUT}'."
     )
 
 

@@ -50,6 +50,9 @@ STANDARD_ORDER = (
     "extra",
 )
 
+# The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
+ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
+
 
 @dataclass
 class ResultSet:

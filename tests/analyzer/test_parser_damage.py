@@ -694,3 +694,15 @@ def test_header_line_repeated_by_a_terminal_scroll_glitch():
     plan = parse("\n".join([*lines[:2], lines[1], *lines[2:]]))
     _same(plan, parse(TABLES["rowid-filter"]))
     assert any("repeat of the header line" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("lost", ["          key: PRIMARY", "  select_type: SIMPLE", "         rows: 1"])
+def test_a_lost_line_of_a_one_record_vertical_output_is_reported(lost):
+    text = mangle.vertical(CLASSIC, ROWID_FILTER_ROWS[1:])
+    assert lost in text
+    plan = parse(text.replace(lost + "\n", ""))
+    assert plan.truncated
+    assert plan.columns == [c.lower() for c in CLASSIC]
+    name = lost.split(":")[0].strip()
+    assert plan.rows[0][name] == CUT
+    assert any("a line was lost" in notice for notice in plan.notices)
