@@ -471,6 +471,24 @@ def showbreak_wrap(text: str, width: int = 80) -> str:
     return "\n".join(out)
 
 
+def interjection(text: str) -> str:
+    """A reply that comments in the middle of the quoted paste: unquoted lines after the first data line."""
+    lines, end = _lines(quote(text))
+    at = min(4, len(lines) - 1)
+    return "\n".join(lines[:at] + ["", "^ why is this one a full scan?", ""] + lines[at:]) + end
+
+
+def row_remark(text: str) -> str:
+    """A remark typed after the last column of the first data row (`<-- this one`)."""
+    lines, end = _lines(text)
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if i > 2 and stripped and not is_rule(line) and not stripped.startswith("*"):
+            lines[i] = line + "   <-- this one is slow"
+            break
+    return "\n".join(lines) + end
+
+
 def client_width(char: str) -> int:
     """Columns the mariadb client counts for a character when it pads a cell: two for East Asian
     wide ones, one for everything else, combining accents included (a terminal shows those in
@@ -560,6 +578,8 @@ def _one(text: str, step: str, ctx: dict) -> str:
         "quoted_printable": quoted_printable,
         "fence_inline_open": fence_inline_open,
         "details_block": details_block,
+        "interjection": interjection,
+        "row_remark": row_remark,
         "log_prefix": log_prefix,
         "showbreak": showbreak_wrap,
         "html_entities": html_entities,
