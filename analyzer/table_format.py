@@ -34,6 +34,9 @@ BOX_DRAWING = str.maketrans(
 )
 
 
+# How a remark after a row may start (`<derived2>` and other cells do not).
+_REMARK_MARKS = ("<-", "<=", "--", "#", "//", "^", "\u2190", "\u21d0")
+
 # More separators than any EXPLAIN has columns: not an EXPLAIN table.
 MAX_COLUMNS = 200
 
@@ -150,6 +153,7 @@ def parse_table(
     borders = 1 if is_border(first) else 0
     squeezed = None  # the first line does not line up with the border: spaces were collapsed
     markdown = False  # a `|---|---|` rule under the header: a Markdown table
+    copied = None  # `lines` once copied to take remarks off rows
     while j < n:
         line = lines[j]
         s = line.rstrip()
@@ -158,6 +162,15 @@ def parse_table(
                 # One empty line between the header and the only row (a double-spaced paste).
                 notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j]}).")
                 j += 1
+                continue
+            resume = _resume_after_remark(lines, j, frame, indent) if borders == 2 and len(sections) == 2 else None
+            if resume is not None and sections[-1]:
+                # A reply's comment typed between two rows: the table goes on after it.
+                remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
+                notices.append(
+                    f"Ignored {plural(len(remark), 'line')} of other text inside the table ({describe_lines(remark)})."
+                )
+                j = resume
                 continue
             break
         if len(s) - len(s.lstrip()) != indent and not frame.left_open:
@@ -187,6 +200,15 @@ def parse_table(
             break
         if frame.left_open and "|" not in s:
             break
+        cut = _remark_start(s, frame)
+        if cut is not None:
+            # A remark typed after the row's closing `|`.
+            notices.append(
+                f"Ignored the text after the table's right border on line {numbers[j]} ('{s[cut:].strip()[:40]}')."
+            )
+            if copied is None:
+                lines = copied = list(lines)
+            lines[j] = s[:cut]
         row_text, k = _assemble(lines, j, frame, joins, margins)
         if squeezed is None:
             squeezed = frame.total is not None and not _aligned(row_text, 0, frame.seps)
@@ -288,6 +310,42 @@ def _report_joins(joins: _Joins, notices: list[str], wrap: int | None) -> None:
         notices.append(
             f"Rejoined {plural(joins.word, 'line')} wrapped at word boundaries (as mail clients do){restored}."
         )
+
+
+def _remark_start(line: str, frame: _Frame) -> int | None:
+    """Where text typed after a complete row's closing `|` starts, if there is any."""
+    if frame.total is None or frame.right_open or width(line) <= frame.total:
+        return None
+    starts = column_starts(line)
+    at = starts[frame.total - 1]
+    after = starts[frame.total] if frame.total < len(starts) else -1
+    if at < 0 or line[at] != "|" or after < 0 or line[after] not in " \t":
+        return None
+    # One space then text is how the next cell of a wider table starts (a line cut at a `+` of
+    # its border); a remark is set off further, or starts with an arrow or a comment mark.
+    rest = line[after:]
+    if not (rest.startswith(("  ", "\t")) or rest.lstrip().startswith(_REMARK_MARKS)):
+        return None
+    return at + 1 if _aligned(line[: at + 1], 0, frame.seps) else None
+
+
+def _resume_after_remark(lines: list[str], j: int, frame: _Frame, indent: int) -> int | None:
+    """Index of the row (or bottom border) that goes on with an open table after a short remark
+    (other text between empty lines) starting at `lines[j]`, or None."""
+    if frame.total is None:
+        return None
+    text = 0
+    for k in range(j, min(len(lines), j + 10)):
+        line = lines[k].rstrip()
+        if not line.strip():
+            continue
+        row = line[indent : indent + 1] == "|" and _aligned(line, 0, frame.seps)
+        if (row or is_border(line)) and width(line) == frame.total:
+            return k if text else None  # a row, or the table's bottom border
+        if line.lstrip()[:1] in ("|", "+"):
+            return None
+        text += 1
+    return None
 
 
 def _row_after_gap(lines: list[str], j: int, indent: int) -> bool:

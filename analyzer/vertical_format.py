@@ -91,6 +91,16 @@ def parse_vertical(
             if k < n and starts_vertical(lines[k]) and row_marker(lines[k]).group(2) != "1":
                 j = k
                 continue
+            resume = _resume_after_remark(lines, k, colon) if records and records[-1] else None
+            if resume is not None:
+                # A reply's comment typed inside a record: the record goes on after it.
+                remark = [numbers[i] for i in range(k, resume) if lines[i].strip()]
+                notices.append(
+                    f"Ignored {plural(len(remark), 'line')} of other text inside the vertical output "
+                    f"({describe_lines(remark)})."
+                )
+                j = resume
+                continue
             break
         line_width = screen_width(line)
         widths[line_width] = widths.get(line_width, 0) + 1
@@ -176,6 +186,28 @@ def parse_vertical(
             f"fields the others have; missing values are shown as '{CUT}'."
         )
     return result, j
+
+
+def _resume_after_remark(lines: list[str], k: int, colon: int | None) -> int | None:
+    """Index of the field line (its colon where the record's are) that goes on with a record
+    after a short remark starting at `lines[k]` and followed by an empty line, or None."""
+    if colon is None or k >= len(lines) or not lines[k].strip() or _continues_record(lines[k], colon):
+        return None
+    for i in range(k + 1, min(len(lines), k + 8)):
+        if not lines[i].strip():
+            continue
+        if not lines[i - 1].strip() and _continues_record(lines[i], colon):
+            return i
+        if _continues_record(lines[i], colon) or row_marker(lines[i]):
+            return None
+    return None
+
+
+def _continues_record(line: str, colon: int) -> bool:
+    field = _FIELD_RE.match(line)
+    return (
+        bool(field) and len(field.group(1)) + len(field.group(2)) == colon and field.group(2).lower() in EXPLAIN_COLUMNS
+    )
 
 
 def _unwrap(text: str, first_width: int, pieces: list[str], terminal: int | None) -> str:

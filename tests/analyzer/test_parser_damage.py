@@ -706,3 +706,32 @@ def test_a_lost_line_of_a_one_record_vertical_output_is_reported(lost):
     name = lost.split(":")[0].strip()
     assert plan.rows[0][name] == CUT
     assert any("a line was lost" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical], ids=["table", "vertical"])
+@pytest.mark.parametrize("after", [4, 6], ids=["after-first-row-start", "later"])
+def test_a_reply_comment_inside_the_quoted_paste_is_skipped(render, after):
+    text = render(MYSQL8, MYSQL8_ROWS)
+    lines = mangle.quote(text).split("\n")
+    commented = "\n".join([*lines[:after], "", "^ why is this one a full scan?", "", *lines[after:]])
+    plan = parse(commented)
+    _same(plan, parse(text))
+    assert any("other text inside" in notice for notice in plan.notices)
+
+
+def test_a_remark_after_a_rows_closing_border_is_dropped():
+    lines = TABLES["rowid-filter"].split("\n")
+    lines[3] += "   <-- this one is slow"
+    plan = parse("\n".join(lines))
+    _same(plan, parse(TABLES["rowid-filter"]))
+    assert any("after the table's right border" in notice for notice in plan.notices)
+
+
+def test_a_line_cut_just_after_a_border_column_is_no_remark():
+    # MYSQL8_ROWS start with `<derived2>` in the third column: cut after the second, it must stay a cut.
+    table = mangle.box(MYSQL8, MYSQL8_ROWS)
+    cut = table.split("\n")[0].index("+", 2 + len("id")) + 1
+    second = table.split("\n")[0].index("+", cut) + 1
+    plan = parse(mangle.truncate(table, second + 2))
+    assert plan.truncated
+    assert not any("right border" in notice for notice in plan.notices)

@@ -28,19 +28,7 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
-    "derived_agg.plain.table.row_remark": "B35",
-    "exists_firstmatch.plain.table.interjection": "B34",
-    "index_merge_union.plain.table.interjection": "B34",
-    "insert_select.an.table.interjection": "B34",
-    "join3.plain.table.row_remark": "B35",
-    "join3.plain.vertical.interjection": "B34",
-    "long_names.an.table.interjection": "B34",
-    "not_exists.ext.table.interjection": "B34",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
-    "scalar_subq.an.table.interjection": "B34",
-    "union_distinct.plain.vertical.interjection": "B34",
-    "update_range.an.table.interjection": "B34",
-    "update_range.plain.table.interjection": "B34",
 }
 
 
