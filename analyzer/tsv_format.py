@@ -104,6 +104,14 @@ def parse_tsv(
             notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j - 1]}).")
             continue
         has_tab = "\t" in line
+        if not line.strip() and raw and not expanded and (resume := _resume_after_remark(lines, j, count)):
+            # A reply's comment typed between two rows: the rows go on after it.
+            remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
+            notices.append(
+                f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
+            )
+            j = resume
+            continue
         if not line.strip() or line.strip() == "Warnings:" or (has_tab if expanded else not has_tab and count > 1):
             break
         if line == lines[start] and not raw:
@@ -231,6 +239,21 @@ def _continues_expanded(lines: list[str], index: int, clearly_short: bool) -> bo
     if index >= len(lines) or not lines[index].strip() or "\t" in lines[index] or starts_tsv(lines[index]):
         return False
     return clearly_short or not _ROW_START_RE.match(lines[index])
+
+
+def _resume_after_remark(lines: list[str], j: int, count: int) -> int | None:
+    """Index of the batch row (the header's number of tabs) that goes on after a short remark
+    between empty lines from `lines[j]`, or None."""
+    text = 0
+    for k in range(j, min(len(lines), j + 10)):
+        line = lines[k]
+        if not line.strip():
+            continue
+        if "\t" in line:
+            fits = line.count("\t") in (count - 1, count - 2) and not starts_tsv(line) and not lines[k - 1].strip()
+            return k if text and fits else None
+        text += 1
+    return None
 
 
 def _shared_width(lines: list[str], start: int) -> int | None:

@@ -708,10 +708,11 @@ def test_a_lost_line_of_a_one_record_vertical_output_is_reported(lost):
     assert any("a line was lost" in notice for notice in plan.notices)
 
 
-@pytest.mark.parametrize("render", [mangle.box, mangle.vertical], ids=["table", "vertical"])
-@pytest.mark.parametrize("after", [4, 6], ids=["after-first-row-start", "later"])
-def test_a_reply_comment_inside_the_quoted_paste_is_skipped(render, after):
+@pytest.mark.parametrize("render", [mangle.box, mangle.vertical, mangle.batch], ids=["table", "vertical", "tsv"])
+@pytest.mark.parametrize("row", [1, 2], ids=["after-row-1", "after-row-2"])
+def test_a_reply_comment_inside_the_quoted_paste_is_skipped(render, row):
     text = render(MYSQL8, MYSQL8_ROWS)
+    after = row + (1 if render is mangle.batch else 3)  # lines before the first row: header, borders
     lines = mangle.quote(text).split("\n")
     commented = "\n".join([*lines[:after], "", "^ why is this one a full scan?", "", *lines[after:]])
     plan = parse(commented)

@@ -28,9 +28,7 @@ BUGS = "parser bug: see /work/briefs/parser-bugs.md"
 
 # Case ids that fail against the parser as it is today, keyed to the bug number in the report.
 KNOWN_FAILURES: dict[str, str] = {
-    "join3.plain.tsv.interjection": "B36",
     "not_exists.ext.transcript100_wrapped.mail76": "B8",
-    "union_distinct.plain.tsv.interjection": "B36",
 }
 
 
