@@ -18,6 +18,8 @@ def analyze(text: str, query: str | None = None, max_bytes: int = DEFAULT_MAX_BY
     A `query` given by the caller wins over one found in the paste.
     """
     plan = parse(text, max_bytes=max_bytes)
+    if not plan.tables:
+        plan.tables = list(dict.fromkeys(row["table"] for row in plan.rows if row.get("table")))
     if query and query.strip():
         plan.query = query.strip()
     annotations, findings = annotate(plan)

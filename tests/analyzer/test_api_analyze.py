@@ -23,6 +23,7 @@ def test_plain_text_body_gives_rows(client, url):
     assert data["rows"][0]["table"] == "employees"
     assert data["rows"][0]["extra"] == ""
     assert data["plan"] is None
+    assert data["tables"] == ["employees"]
 
 
 def test_json_body_with_query(client):
