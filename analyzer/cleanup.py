@@ -71,10 +71,12 @@ _EXPLAIN_RE = re.compile(
     re.IGNORECASE,
 )
 _BARE_STATEMENT_RE = re.compile(
-    r"^\s*(?:EXPLAIN|ANALYZE|DESCRIBE)\s+(?:EXTENDED|PARTITIONS|FORMAT\s*=|ANALYZE\s|SELECT|WITH|UPDATE|DELETE|"
-    r"INSERT|REPLACE|TABLE|\()",
+    r"^\s*(?:EXPLAIN|ANALYZE|DESCRIBE)\s+(?:(?:EXTENDED|PARTITIONS|ANALYZE|FORMAT\s*=\s*'?\w+'?)\s+)*"
+    r"(?:SELECT\b|WITH\b|UPDATE\b|DELETE\b|INSERT\b|REPLACE\b|TABLE\b|\()",
     re.IGNORECASE,
 )
+# A MySQL tree line (`-> Table scan on t  (cost=…)`): plan output, never a statement's continuation.
+_TREE_LINE_RE = re.compile(r"^\s*->\s.*\((?:cost|actual time|actual rows|never executed)")
 _FOOTER_RE = re.compile(
     r"^\s*(?:(\d+) rows? in set\b|Empty set\b|Query OK\b|Rows matched: \d|Records: \d|Bye\s*$|"
     r"Current database: |No connection\. Trying)",
@@ -414,6 +416,8 @@ def _take_prompts(result: Cleaned) -> None:
         j = i + 1
         while j < n and j - i < 500 and not _ended(pieces):
             nxt = lines[j]
+            if _TREE_LINE_RE.match(nxt) or (not match and nxt.lstrip().startswith("->")):
+                break
             cont = _CONTINUATION_RE.match(nxt) if match else None
             if cont:
                 pieces.append((nxt[cont.end() :], "typed"))
