@@ -31,7 +31,7 @@ from analyzer.decorations import (
     unescape_html,
     unescape_newlines,
 )
-from analyzer.resultset import plural
+from analyzer.resultset import describe_lines, plural
 from analyzer.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 
 # Spaces that chat apps, word processors and web pages put in place of ASCII spaces.
@@ -401,6 +401,7 @@ def _take_prompts(result: Cleaned) -> None:
     lines = result.lines
     n = len(lines)
     prompts = 0
+    bare_lines: list[int] = []  # numbers of the lines of statements typed without a prompt, not reported yet
     j = 0
     candidates = [i for i, line in enumerate(lines) if ">" in line or line.lstrip()[:1] in "EeAaDd"]
     for i in candidates:
@@ -432,14 +433,23 @@ def _take_prompts(result: Cleaned) -> None:
         statement = _join_statement(result, i, line, pieces)
         query = statement_query(statement)
         after = next((k for k in range(j, min(n, j + 5)) if lines[k].strip()), None)
+        taken = False
         if query and (after is None or not lines[after].lstrip().startswith("ERROR")):
             result.queries.append((i, query))
             if result.query is None:
                 result.query = query
                 if not match:
+                    taken = True
                     result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
+        if not match and not taken:
+            bare_lines.extend(result.numbers[i:j])
     if prompts:
         result.notices.append(f"Removed {plural(prompts, 'client prompt')} and the statements typed there.")
+    if bare_lines:
+        result.notices.append(
+            f"Removed {plural(len(bare_lines), 'line')} of EXPLAIN statements typed without a prompt "
+            f"({describe_lines(bare_lines)})."
+        )
 
 
 def _ended(pieces: list[tuple[str, str]]) -> bool:

@@ -33,6 +33,11 @@ from analyzer.vertical_format import parse_vertical, starts_vertical
 DEFAULT_MAX_BYTES = 1024 * 1024
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
+# What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
+_TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
+_JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
+# The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
+_HEADER_RE = re.compile(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
 EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
 
 
@@ -91,6 +96,14 @@ def _parse(text: str) -> Plan:
                 plan.notices.append(
                     f"The paste also holds a tabular EXPLAIN result ({_span(explains[0], cleaned.numbers)}); "
                     f"it was ignored: the {plan.format.upper()} plan comes first."
+                )
+            # The `*** 1. row ***` line of the vertical record the plan was printed in.
+            notices += [n for r in found if r.start <= (at or 0) < r.end for n in r.notices if "row marker" in n]
+            other = _text_around_plan(lines, found, at, plan.format)
+            if other:
+                notices.append(
+                    f"Ignored {plural(len(other), 'line')} of other text "
+                    f"({describe_lines([cleaned.numbers[i] for i in other])})."
                 )
             plan.notices = notices + plan.notices
             plan.warnings = warnings + plan.warnings
@@ -175,12 +188,39 @@ def result_sets(
     return found
 
 
-def _other_text(lines: list[str], found: list[ResultSet]) -> list[int]:
-    """Indexes of the non-empty lines that belong to no result set (chat, shell commands)."""
+def _covered(lines: list[str], found: list[ResultSet]) -> bytearray:
+    """Per line, 1 where a result set holds it."""
     covered = bytearray(len(lines))
     for result in found:
         covered[result.start : result.end] = b"\x01" * (result.end - result.start)
+    return covered
+
+
+def _other_text(lines: list[str], found: list[ResultSet]) -> list[int]:
+    """Indexes of the non-empty lines that belong to no result set (chat, shell commands)."""
+    covered = _covered(lines, found)
     return [i for i, line in enumerate(lines) if not covered[i] and line.strip()]
+
+
+def _text_around_plan(lines: list[str], found: list[ResultSet], at: int | None, kind: str) -> list[int]:
+    """Indexes of the chat lines around a JSON or tree plan that starts on line `at`: the
+    non-empty lines before it, and those after the empty line that ends it which cannot be part
+    of a plan (a second copy is the reader's business). Lines of result sets (the client's box
+    around the plan) and a lone column name (`EXPLAIN`) are not chat."""
+    if at is None:
+        return []
+    covered = _covered(lines, found)
+    end = next((i for i in range(at, len(lines)) if not lines[i].strip()), len(lines))
+    plan_text = _TREE_TEXT_RE if kind == "tree" else _JSON_TEXT_RE
+    return [
+        i
+        for i, line in enumerate(lines)
+        if (i < at or i >= end)
+        and not covered[i]
+        and line.strip()
+        and not _HEADER_RE.match(line)
+        and not (i >= end and plan_text.search(line))
+    ]
 
 
 def _message(message: str, result: ResultSet) -> str:
