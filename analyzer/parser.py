@@ -204,13 +204,13 @@ def _other_text(lines: list[str], found: list[ResultSet]) -> list[int]:
 
 def _text_around_plan(lines: list[str], found: list[ResultSet], at: int | None, kind: str) -> list[int]:
     """Indexes of the chat lines around a JSON or tree plan that starts on line `at`: the
-    non-empty lines before it, and those after the empty line that ends it which cannot be part
+    non-empty lines before it, and those after its end (`_plan_end`) which cannot be part
     of a plan (a second copy is the reader's business). Lines of result sets (the client's box
     around the plan) and a lone column name (`EXPLAIN`) are not chat."""
     if at is None:
         return []
     covered = _covered(lines, found)
-    end = next((i for i in range(at, len(lines)) if not lines[i].strip()), len(lines))
+    end = _plan_end(lines, at, kind)
     plan_text = _TREE_TEXT_RE if kind == "tree" else _JSON_TEXT_RE
     return [
         i
@@ -221,6 +221,17 @@ def _text_around_plan(lines: list[str], found: list[ResultSet], at: int | None, 
         and not _HEADER_RE.match(line)
         and not (i >= end and plan_text.search(line))
     ]
+
+
+def _plan_end(lines: list[str], at: int, kind: str) -> int:
+    """Index of the line after a plan starting on line `at`: an empty line ends it, and a JSON
+    document also ends with its closing brace in the first column."""
+    for i in range(at, len(lines)):
+        if not lines[i].strip():
+            return i
+        if kind == "json" and lines[i].rstrip() == "}":
+            return i + 1
+    return len(lines)
 
 
 def _message(message: str, result: ResultSet) -> str:

@@ -115,3 +115,9 @@ def test_statement_typed_without_prompt_before_a_tree_is_not_chat():
     plan = parse("EXPLAIN ANALYZE SELECT * FROM t;\n" + TREE)
     assert plan.query == "SELECT * FROM t"
     assert not any(n.startswith("Ignored") for n in plan.notices)
+
+
+def test_chat_right_after_the_closing_brace_of_a_json_plan_is_reported():
+    plan = parse(JSON + "thanks!\n")
+    assert plan.format == "json"
+    assert "Ignored 1 line of other text (line 11)." in plan.notices
