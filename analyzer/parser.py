@@ -38,6 +38,8 @@ _TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
 _JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
 # The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
 _HEADER_RE = re.compile(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
+# The column a client prints a JSON or tree plan under.
+_PLAN_COLUMNS = {"explain", "analyze", "show explain", "show analyze"}
 EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
 
 
@@ -99,6 +101,7 @@ def _parse(text: str) -> Plan:
                 )
             # The `*** 1. row ***` line of the vertical record the plan was printed in.
             notices += [n for r in found if r.start <= (at or 0) < r.end for n in r.notices if "row marker" in n]
+            notices += _foreign_notices(found, cleaned.numbers, at)
             other = _text_around_plan(lines, found, at, plan.format)
             if other:
                 notices.append(
@@ -129,6 +132,7 @@ def _parse(text: str) -> Plan:
         raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
 
     chosen, extra_notices = _choose(explains, cleaned.numbers)
+    notices += _foreign_notices(found, cleaned.numbers)
     other = _other_text(lines, found)
     if other:
         notices.append(
@@ -232,6 +236,25 @@ def _plan_end(lines: list[str], at: int, kind: str) -> int:
         if kind == "json" and lines[i].rstrip() == "}":
             return i + 1
     return len(lines)
+
+
+def _foreign_notices(found: list[ResultSet], numbers: list[int], at: int | None = None) -> list[str]:
+    """A notice naming the result sets that are neither EXPLAIN nor SHOW WARNINGS output (a
+    `SELECT COUNT(*)` typed in the same session), which are left out; not the client's box or
+    record around a JSON or tree plan (on line `at`, or under an `EXPLAIN` column)."""
+    foreign = [
+        r
+        for r in found
+        if not r.is_explain
+        and not r.is_warnings
+        and any(c.strip() for c in r.columns)
+        and not (at is not None and r.start <= at < r.end)
+        and not any(c.strip().lower() in _PLAN_COLUMNS for c in r.columns)
+    ]
+    if not foreign:
+        return []
+    spans = ", ".join(_span(r, numbers) for r in foreign[:5]) + (" and more" if len(foreign) > 5 else "")
+    return [f"Ignored {plural(len(foreign), 'other result set')}, not EXPLAIN output ({spans})."]
 
 
 def _message(message: str, result: ResultSet) -> str:

@@ -121,3 +121,22 @@ def test_chat_right_after_the_closing_brace_of_a_json_plan_is_reported():
     plan = parse(JSON + "thanks!\n")
     assert plan.format == "json"
     assert "Ignored 1 line of other text (line 11)." in plan.notices
+
+
+COUNT = "+----------+\n| count(*) |\n+----------+\n|    12000 |\n+----------+\n"
+
+
+@pytest.mark.parametrize(
+    ("output", "fmt", "where"), [(TABLE, "table", "7-11"), (TREE, "tree", "3-7"), (JSON, "json", "12-16")]
+)
+def test_a_result_set_that_is_not_explain_is_reported(output, fmt, where):
+    plan = parse(output + "\n" + COUNT)
+    assert plan.format == fmt
+    assert f"Ignored 1 other result set, not EXPLAIN output (lines {where})." in plan.notices
+
+
+def test_the_box_around_a_tree_plan_is_no_other_result_set():
+    boxed = "+----------+\n| EXPLAIN  |\n+----------+\n| " + TREE.strip() + " |\n+----------+\n"
+    plan = parse(boxed)
+    assert plan.format == "tree"
+    assert not any("not EXPLAIN output" in n or n.startswith("Ignored") for n in plan.notices)
