@@ -32,6 +32,7 @@ from typing import Any
 
 from analyzer.plan import Plan
 from analyzer.rejoin import describe, rejoin
+from analyzer.resultset import STANDARD_ORDER
 from analyzer.tree_format import flatten_nodes, make_node
 
 # A document nested deeper than this is refused; real plans stay far below it.
@@ -39,22 +40,9 @@ MAX_DEPTH = 120
 # How many `{` that merely look like the start of a document are tried before giving up.
 MAX_CANDIDATES = 20
 
-COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "filtered", "extra"]
-ANALYZE_COLUMNS = [
-    "id",
-    "select_type",
-    "table",
-    "type",
-    "possible_keys",
-    "key",
-    "key_len",
-    "ref",
-    "rows",
-    "r_rows",
-    "filtered",
-    "r_filtered",
-    "extra",
-]
+# Tabular EXPLAIN's columns (MariaDB's order); ANALYZE adds the measured r_rows and r_filtered.
+ANALYZE_COLUMNS = [c for c in STANDARD_ORDER if c != "partitions"]
+COLUMNS = [c for c in ANALYZE_COLUMNS if c not in ("r_rows", "r_filtered")]
 
 # Top-level keys that open an EXPLAIN document: v1 and MariaDB (`query_block`, MariaDB ANALYZE's
 # `query_optimization`), v2 (`query`, `query_plan`, or a bare node starting with `operation`/`inputs`).

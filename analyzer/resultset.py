@@ -13,24 +13,6 @@ from analyzer.plan import Row
 # that is missing altogether is this mark alone. No printed EXPLAIN value contains it.
 CUT = "\u2026"
 
-EXPLAIN_COLUMNS = frozenset(
-    {
-        "id",
-        "select_type",
-        "table",
-        "partitions",
-        "type",
-        "possible_keys",
-        "key",
-        "key_len",
-        "ref",
-        "rows",
-        "r_rows",
-        "filtered",
-        "r_filtered",
-        "extra",
-    }
-)
 WARNING_COLUMNS = ("level", "code", "message")
 # Column order of tabular EXPLAIN across servers; `rows` and `Extra` are in every variant.
 STANDARD_ORDER = (
@@ -49,6 +31,7 @@ STANDARD_ORDER = (
     "r_filtered",
     "extra",
 )
+EXPLAIN_COLUMNS = frozenset(STANDARD_ORDER)
 
 # The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
 ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
