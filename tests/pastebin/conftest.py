@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pastebin.factories import explain_table
+from tests.pastebin.factories import create_via_api, explain_table
 
 
 @pytest.fixture(autouse=True)
@@ -21,14 +21,6 @@ def create(client, paste):
     """POST a paste to the API (text/plain, options as query parameters) and return the JSON."""
 
     def _create(text: str | None = None, **params) -> dict:
-        response = client.post(
-            "/api/v1/explains/",
-            text if text is not None else paste,
-            content_type="text/plain; charset=utf-8",
-            query_params=params,
-            HTTP_ACCEPT="application/json",
-        )
-        assert response.status_code == 201, response.content
-        return response.json()
+        return create_via_api(client, text if text is not None else paste, **params)
 
     return _create

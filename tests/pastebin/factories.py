@@ -50,3 +50,16 @@ def explain_table(
         return "| " + " | ".join(_pad(c, w) for c, w in zip(cells, widths, strict=True)) + " |"
 
     return newline.join([border, line(COLUMNS), border, line(values), border]) + newline
+
+
+def create_via_api(client, text: str, **params) -> dict:
+    """POST a paste to the API (text/plain, options as query parameters); the 201 answer's JSON."""
+    response = client.post(
+        "/api/v1/explains/",
+        text,
+        content_type="text/plain; charset=utf-8",
+        query_params=params,
+        HTTP_ACCEPT="application/json",
+    )
+    assert response.status_code == 201, response.content[:2000]
+    return response.json()
