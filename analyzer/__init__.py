@@ -7,10 +7,10 @@
 glossary annotations and plan-level findings, `analyze()` does both.
 """
 
-from analyzer.analysis import DEFAULT_MAX_BYTES, PARSER_VERSION, analyze
-from analyzer.annotator import annotate
-from analyzer.parser import parse
-from analyzer.plan import Analysis, Annotation, Finding, ParseError, Plan
+from analyzer.insight.annotations import annotate
+from analyzer.model import Analysis, Annotation, Finding, ParseError, Plan
+from analyzer.pipeline import DEFAULT_MAX_BYTES, PARSER_VERSION, analyze
+from analyzer.readers.dispatch import parse
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
-from analyzer.analysis import DEFAULT_MAX_BYTES, analyze
-from analyzer.plan import ParseError
-from analyzer.text_output import format_report
+from analyzer.model import ParseError
+from analyzer.pipeline import DEFAULT_MAX_BYTES, analyze
+from analyzer.render.text import format_report
 
 
 def _read(path: str) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer import ParseError, analyze  # noqa: E402
-from analyzer.highlight import MAX_HIGHLIGHT_CHARS, MAX_HIGHLIGHT_QUERY_CHARS, highlight_explain, highlight_query  # noqa: E402
+from analyzer.render.highlight import MAX_HIGHLIGHT_CHARS, MAX_HIGHLIGHT_QUERY_CHARS, highlight_explain, highlight_query  # noqa: E402
 
 LIMIT = 1024 * 1024
 BUDGET = LIMIT - 64  # leave room so every input stays under the limit

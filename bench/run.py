@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer import analyze  # noqa: E402
-from analyzer.plan import Plan  # noqa: E402
-from analyzer.text_output import format_table  # noqa: E402
+from analyzer.model import Plan  # noqa: E402
+from analyzer.render.text import format_table  # noqa: E402
 
 COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]
 TYPES = ["ALL", "ref", "eq_ref", "range", "index", "const"]

@@ -52,7 +52,7 @@ INSTALLED_APPS = [
     "template_partials",
     "csp",
     "config",
-    "analyzer",
+    "analyzer.web",
     "pastebin",
     "notes",
 ]

@@ -3,7 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("", include("analyzer.urls")),
+    path("", include("analyzer.web.urls")),
     path("", include("pastebin.urls")),
     path("", include("notes.urls")),
 ]

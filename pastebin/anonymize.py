@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzer.plan import Plan
-from analyzer.text_output import format_table
+from analyzer.model import Plan
+from analyzer.render.text import format_table
 
 PREFIXES = {"db": "db", "table": "t", "alias": "a", "index": "idx", "column": "col"}
 

@@ -10,7 +10,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from analyzer.api import (
+from analyzer.web.api import (
     CurlFormParser,
     LimitedJSONParser,
     PlainTextParser,

@@ -20,8 +20,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from analyzer.compare import compare as compare_analyses
-from analyzer.display import MAX_SHOWN_ROWS
+from analyzer.insight.compare import compare as compare_analyses
+from analyzer.render.view import MAX_SHOWN_ROWS
 from pastebin import clock, expiry, lookup
 from pastebin.forms import ExplainForm, ReportForm
 from pastebin.models import AbuseReport, Explain, Visibility

@@ -13,10 +13,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.parser import parse
-from analyzer.plan import FORMATS, ParseError
-from tests.analyzer import mangle
-from tests.analyzer.test_parser_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
+from analyzer.model import FORMATS, ParseError
+from analyzer.readers.dispatch import parse
+from tests.analyzer.readers.test_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
+from tests.analyzer.repair import mangle
 
 SAMPLES = Path(__file__).parent.parent / "fixtures" / "samples"
 PASTES = [json.loads(p.read_text(encoding="utf-8"))["input"] for p in sorted(SAMPLES.glob("*.json"))] + [

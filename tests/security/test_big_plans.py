@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from analyzer.display import MAX_SHOWN_FINDINGS, MAX_SHOWN_ROWS
+from analyzer.render.view import MAX_SHOWN_FINDINGS, MAX_SHOWN_ROWS
 from tests.ui.html import parse
 
 COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]

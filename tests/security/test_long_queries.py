@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.highlight import MAX_HIGHLIGHT_QUERY_CHARS
+from analyzer.render.highlight import MAX_HIGHLIGHT_QUERY_CHARS
 from tests.ui.html import parse
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.template.loader import render_to_string
 
-from analyzer import analyze, glossary
+from analyzer import analyze
+from analyzer.insight import glossary
 from tests.ui.conftest import read_fixture
 from tests.ui.html import parse
 

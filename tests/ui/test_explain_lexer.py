@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pygments.token import Token
 
-from analyzer.highlight import ExplainLexer, css_class, highlight_explain
+from analyzer.render.highlight import ExplainLexer, css_class, highlight_explain
 from tests.ui.conftest import read_fixture
 
 T = Token
@@ -125,5 +125,5 @@ def test_hostile_text_is_escaped():
 
 
 def test_a_huge_paste_is_not_highlighted_but_still_escaped(monkeypatch):
-    monkeypatch.setattr("analyzer.highlight.MAX_HIGHLIGHT_CHARS", 10)
+    monkeypatch.setattr("analyzer.render.highlight.MAX_HIGHLIGHT_CHARS", 10)
     assert highlight_explain("<b>+---+---+</b>") == "&lt;b&gt;+---+---+&lt;/b&gt;"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from analyzer.highlight import highlight_query, pygments_css
+from analyzer.render.highlight import highlight_query, pygments_css
 from tests.ui.html import parse
 
 
@@ -33,5 +33,5 @@ def test_hostile_query_is_escaped():
 
 def test_committed_pygments_css_is_up_to_date():
     committed = (Path(settings.BASE_DIR) / "static" / "css" / "pygments.css").read_text()
-    assert committed == pygments_css(), "run: python -m analyzer.highlight > static/css/pygments.css"
+    assert committed == pygments_css(), "run: python -m analyzer.render.highlight > static/css/pygments.css"
     assert "prefers-color-scheme: dark" in committed

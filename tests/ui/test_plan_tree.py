@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer.plan_tree import MAX_DEPTH, build_tree, flatten
+from analyzer.render.plan_tree import MAX_DEPTH, build_tree, flatten
 
 
 def row(id_, select_type, table, type_="ALL", rows="10", **extra):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer import glossary
+from analyzer.insight import glossary
 from tests.ui.html import parse
 
 

@@ -1,0 +1,4 @@
+"""Insight: what the plan means. `glossary` explains each term (its entries are data, in
+`glossary.toml`), `annotations` attaches them to the plan's cells, `findings` names the plan's
+problems, and `compare` tells what changed between two plans.
+"""

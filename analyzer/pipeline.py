@@ -1,0 +1,26 @@
+"""The one entry point the web views, the API and the CLI call."""
+
+from __future__ import annotations
+
+from analyzer.insight.annotations import annotate
+from analyzer.model import Analysis
+from analyzer.readers.dispatch import parse
+
+# Bump when a parser or annotator change alters the output for the same input;
+# stored explains record the version that analyzed them.
+PARSER_VERSION = "1"
+DEFAULT_MAX_BYTES = 1024 * 1024
+
+
+def analyze(text: str, query: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> Analysis:
+    """Parse and annotate a paste. Raises `ParseError` for text with no EXPLAIN or over `max_bytes`.
+
+    A `query` given by the caller wins over one found in the paste.
+    """
+    plan = parse(text, max_bytes=max_bytes)
+    if not plan.tables:
+        plan.tables = list(dict.fromkeys(row["table"] for row in plan.rows if row.get("table")))
+    if query and query.strip():
+        plan.query = query.strip()
+    annotations, findings = annotate(plan)
+    return Analysis(plan=plan, annotations=annotations, findings=findings)

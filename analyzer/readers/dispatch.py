@@ -1,0 +1,379 @@
+"""Read EXPLAIN output as people paste it and return a `Plan`.
+
+`parse(text)` first repairs the paste line by line (`analyzer.repair.cleanup`, with
+`analyzer.repair.decorations` for encodings and per-line prefixes), then looks for boxed tables,
+vertical (`\\G`) records, batch (tab-separated) output and markup (`mysql --html`/`--xml`, wiki
+tables; `analyzer.readers.markup`), and offers the text to the JSON and tree readers. Of the
+result sets found, the EXPLAIN one is returned (recognised by its columns; the first complete
+one when there are several, with a notice naming the others' lines); SHOW WARNINGS messages go
+to `warnings`, and repeated copies of the same EXPLAIN are read once. Every repair and every
+problem becomes a sentence in `notices`.
+
+Cells are strings exactly as printed, `NULL` is None. A cell the paste cut short keeps its
+visible start followed by `…` (`analyzer.readers.resultset.CUT`), a missing cell is `…` alone; such
+rows are listed in `affected_rows` and `truncated` is set.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from analyzer.model import ParseError, Plan
+from analyzer.readers.json_plan import document_line, parse_json
+from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
+from analyzer.readers.resultset import ALWAYS_PRINTED, CUT, STANDARD_ORDER, ResultSet, missing_tail
+from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
+from analyzer.readers.tree_plan import parse_tree, plan_line
+from analyzer.readers.tsv import parse_tsv, starts_tsv
+from analyzer.readers.vertical import parse_vertical, starts_vertical
+from analyzer.repair.cleanup import clean, statement_query
+from analyzer.repair.textwidth import expand_tabs
+from analyzer.wording import describe_lines, plural
+
+DEFAULT_MAX_BYTES = 1024 * 1024
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+_DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
+# What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
+_TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
+_JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
+# The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
+_HEADER_RE = re.compile(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
+# The column a client prints a JSON or tree plan under.
+_PLAN_COLUMNS = {"explain", "analyze", "show explain", "show analyze"}
+EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
+
+
+def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Plan:
+    """Parse a pasted EXPLAIN. Raises `ParseError` (and nothing else) when no EXPLAIN can be read,
+    with `too_large=True` when `text` is over `max_bytes` bytes of UTF-8."""
+    if not isinstance(text, str):
+        raise ParseError(f"The paste must be text; {EXPECTED}.")
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ParseError(f"The paste is larger than the limit of {max_bytes} bytes.", too_large=True)
+    try:
+        return _parse(text)
+    except ParseError:
+        raise
+    except Exception as exc:  # a reader bug must still give the caller a clean 4xx
+        raise ParseError(f"This paste could not be read ({type(exc).__name__}); {EXPECTED}.") from exc
+
+
+def _parse(text: str) -> Plan:
+    cleaned = clean(text)
+    if not cleaned.text.strip():
+        raise ParseError(f"The paste is empty: {EXPECTED}.")
+    lines = cleaned.lines
+    notices = list(cleaned.notices)
+    if has_box_drawing(lines):
+        lines = [line.translate(BOX_DRAWING) for line in lines]
+        notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
+    dashed = [
+        i for i, line in enumerate(lines) if line[:1] in "+ " and not line.isascii() and _DASHED_BORDER_RE.match(line)
+    ]
+    if dashed:
+        # An editor or a chat app turned the border's `--` into dashes (`—`, `–`).
+        lines = list(lines)
+        for i in dashed:
+            lines[i] = lines[i].translate(_DASHES)
+        notices.append(f"Read {plural(len(dashed), 'border line')} drawn with typographic dashes as '+---+'.")
+    tabbed = _tabbed_table_lines(lines)
+    if tabbed:
+        # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
+        lines = list(lines)
+        for i in tabbed:
+            lines[i] = expand_tabs(lines[i])
+        notices.append(f"Turned tabs back into spaces in {plural(len(tabbed), 'table line')}.")
+    found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    warnings = cleaned.warnings + [
+        _message(row["message"], r) for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
+    ]
+
+    explains = [r for r in found if r.is_explain]
+    plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
+    if plan is not None:
+        at = document_line(cleaned.text) if plan.format == "json" else plan_line(lines)
+        table = next((r for r in explains if not r.truncated), None)
+        if table is None or at is None or table.start > at:
+            if explains:
+                plan.notices.append(
+                    f"The paste also holds a tabular EXPLAIN result ({_span(explains[0], cleaned.numbers)}); "
+                    f"it was ignored: the {plan.format.upper()} plan comes first."
+                )
+            # The `*** 1. row ***` line of the vertical record the plan was printed in.
+            notices += [n for r in found if r.start <= (at or 0) < r.end for n in r.notices if "row marker" in n]
+            notices += _foreign_notices(found, cleaned.numbers, at)
+            other = _text_around_plan(lines, found, at, plan.format)
+            if other:
+                notices.append(
+                    f"Ignored {plural(len(other), 'line')} of other text "
+                    f"({describe_lines([cleaned.numbers[i] for i in other])})."
+                )
+            plan.notices = notices + plan.notices
+            plan.warnings = warnings + plan.warnings
+            if plan.query is None:
+                plan.query = cleaned.query
+            return plan
+        notices.append(
+            f"The paste also holds a {plan.format.upper()} plan (from line {cleaned.numbers[at]}); "
+            "it was ignored: the tabular EXPLAIN comes first."
+        )
+
+    _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
+    if not explains:
+        if found:
+            first = found[0]
+            names = [name for name in first.columns if name.strip()]
+            what = (
+                f"has the columns {', '.join(names[:6])}, which are not those of EXPLAIN"
+                if names
+                else "has no column names"
+            )
+            raise ParseError(f"The result set on line {first.first_line} {what}; {EXPECTED}.", line=first.first_line)
+        raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
+
+    chosen, extra_notices = _choose(explains, cleaned.numbers)
+    notices += _foreign_notices(found, cleaned.numbers)
+    other = _other_text(lines, found)
+    if other:
+        notices.append(
+            f"Ignored {plural(len(other), 'line')} of other text ({describe_lines([cleaned.numbers[i] for i in other])})."
+        )
+    _mark_missing_columns(chosen)
+    notices += chosen.notices + extra_notices
+    if not chosen.rows:
+        notices.append("The EXPLAIN output has a header but no rows.")
+    return Plan(
+        format=chosen.format,
+        columns=chosen.columns,
+        rows=chosen.rows,
+        query=chosen.query or _query_for(chosen, cleaned.queries) or cleaned.query,
+        warnings=warnings,
+        notices=notices,
+        truncated=chosen.truncated,
+        affected_rows=chosen.affected_rows,
+    )
+
+
+def _tabbed_table_lines(lines: list[str]) -> list[int]:
+    """Indexes of the table lines holding tabs, and of the wrapped pieces right after them."""
+    tabbed = []
+    for i, line in enumerate(lines):
+        if "\t" in line and (line.lstrip()[:1] in ("|", "+") or (tabbed and tabbed[-1] == i - 1)):
+            tabbed.append(i)
+    return tabbed
+
+
+def result_sets(
+    lines: list[str], numbers: list[int], margins: list[int] | None = None, terminal_width: int | None = None
+) -> list[ResultSet]:
+    """Every table, vertical and batch result set in the cleaned lines, in order."""
+    found: list[ResultSet] = []
+    end = 0
+    for i in [i for i, line in enumerate(lines) if line and _may_start(line)]:
+        if i < end:
+            continue
+        line = lines[i]
+        head = line.lstrip()[:1]
+        result = None
+        end = i + 1
+        if (head in "<|" or head == "i") and (starts_markup(line) or starts_cell_column(lines, i)):
+            result, end, statement = parse_markup(lines, numbers, i, margins or [0] * len(lines))
+            if result is not None and statement:
+                result.query = statement_query(statement)
+        elif (head in "+|" or " | " in line) and starts_table(lines, i):
+            result, end = parse_table(lines, numbers, i, margins)
+        elif "*****" in line and starts_vertical(line):
+            result, end = parse_vertical(lines, numbers, i, terminal_width)
+        elif starts_tsv(line):
+            result, end = parse_tsv(lines, numbers, i, terminal_width)
+        if result is not None:
+            result.start, result.end = i, end
+            found.append(result)
+    return found
+
+
+def _covered(lines: list[str], found: list[ResultSet]) -> bytearray:
+    """Per line, 1 where a result set holds it."""
+    covered = bytearray(len(lines))
+    for result in found:
+        covered[result.start : result.end] = b"\x01" * (result.end - result.start)
+    return covered
+
+
+def _other_text(lines: list[str], found: list[ResultSet]) -> list[int]:
+    """Indexes of the non-empty lines that belong to no result set (chat, shell commands)."""
+    covered = _covered(lines, found)
+    return [i for i, line in enumerate(lines) if not covered[i] and line.strip()]
+
+
+def _text_around_plan(lines: list[str], found: list[ResultSet], at: int | None, kind: str) -> list[int]:
+    """Indexes of the chat lines around a JSON or tree plan that starts on line `at`: the
+    non-empty lines before it, and those after its end (`_plan_end`) which cannot be part
+    of a plan (a second copy is the reader's business). Lines of result sets (the client's box
+    around the plan) and a lone column name (`EXPLAIN`) are not chat."""
+    if at is None:
+        return []
+    covered = _covered(lines, found)
+    end = _plan_end(lines, at, kind)
+    plan_text = _TREE_TEXT_RE if kind == "tree" else _JSON_TEXT_RE
+    return [
+        i
+        for i, line in enumerate(lines)
+        if (i < at or i >= end)
+        and not covered[i]
+        and line.strip()
+        and not _HEADER_RE.match(line)
+        and not (i >= end and plan_text.search(line))
+    ]
+
+
+def _plan_end(lines: list[str], at: int, kind: str) -> int:
+    """Index of the line after a plan starting on line `at`: an empty line ends it, and a JSON
+    document also ends with its closing brace in the first column."""
+    for i in range(at, len(lines)):
+        if not lines[i].strip():
+            return i
+        if kind == "json" and lines[i].rstrip() == "}":
+            return i + 1
+    return len(lines)
+
+
+def _foreign_notices(found: list[ResultSet], numbers: list[int], at: int | None = None) -> list[str]:
+    """A notice naming the result sets that are neither EXPLAIN nor SHOW WARNINGS output (a
+    `SELECT COUNT(*)` typed in the same session), which are left out; not the client's box or
+    record around a JSON or tree plan (on line `at`, or under an `EXPLAIN` column)."""
+    foreign = [
+        r
+        for r in found
+        if not r.is_explain
+        and not r.is_warnings
+        and any(c.strip() for c in r.columns)
+        and not (at is not None and r.start <= at < r.end)
+        and not any(c.strip().lower() in _PLAN_COLUMNS for c in r.columns)
+    ]
+    if not foreign:
+        return []
+    spans = ", ".join(_span(r, numbers) for r in foreign[:5]) + (" and more" if len(foreign) > 5 else "")
+    return [f"Ignored {plural(len(foreign), 'other result set')}, not EXPLAIN output ({spans})."]
+
+
+def _message(message: str, result: ResultSet) -> str:
+    """A SHOW WARNINGS message; where its box was wrapped twice (by a terminal, then a mail
+    client), the cell padding a break fell in is squeezed out (the server prints single spaces)."""
+    if "  " in message and any("wrapped at word boundaries" in notice for notice in result.notices):
+        return " ".join(message.split())
+    return message
+
+
+def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
+    """The EXPLAIN statement typed last before the result set, if any."""
+    before = [query for at, query in queries if at < result.start]
+    return before[-1] if before else None
+
+
+def _may_start(line: str) -> bool:
+    """A cheap test whether a result set could start on `line` (most lines of a big paste fail it)."""
+    return (
+        "|" in line
+        or "+" in line
+        or "*****" in line
+        or "\t" in line
+        or "select_type" in line
+        or "Warnings:" in line
+        or "<" in line
+        or line.strip() == "id"
+    )
+
+
+def _mark_missing_columns(result: ResultSet) -> None:
+    """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut;
+    and any other column every EXPLAIN has that is missing between present ones (a lost line of
+    vertical output)."""
+    _mark_missing_inner_columns(result)
+    tail = missing_tail(result.columns)
+    if not tail:
+        return
+    result.columns = result.columns + tail
+    for row in result.rows:
+        row.update(dict.fromkeys(tail, CUT))
+    result.truncated = True
+    result.affected_rows = list(range(len(result.rows)))
+    result.notices.append(
+        f"The columns stop at '{result.columns[-len(tail) - 1]}' and {' and '.join(tail)} are missing, "
+        f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
+    )
+
+
+def _mark_missing_inner_columns(result: ResultSet) -> None:
+    known = [c for c in result.columns if c in STANDARD_ORDER]
+    if not known:
+        return
+    last = max(STANDARD_ORDER.index(c) for c in known)
+    missing = [c for c in ALWAYS_PRINTED if c not in result.columns and STANDARD_ORDER.index(c) < last]
+    if not missing:
+        return
+    order = {c: STANDARD_ORDER.index(c) for c in known}
+    columns = list(result.columns)
+    for name in missing:
+        at = next((k for k, c in enumerate(columns) if order.get(c, -1) > STANDARD_ORDER.index(name)), len(columns))
+        columns.insert(at, name)
+        order[name] = STANDARD_ORDER.index(name)
+    result.columns = columns
+    result.rows = [{c: row.get(c, CUT) for c in columns} for row in result.rows]
+    result.truncated = True
+    result.affected_rows = list(range(len(result.rows)))
+    result.notices.append(
+        f"The column{'s' if len(missing) > 1 else ''} {', '.join(missing)}, which every EXPLAIN has, "
+        f"{'are' if len(missing) > 1 else 'is'} missing: a line was lost. Missing cells are shown as '{CUT}'."
+    )
+
+
+def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]], numbers: list[int]) -> None:
+    """Compare each result set with the client's `N rows in set` line after it, if any."""
+    starts = [r.start for r in found]
+    for at, count in row_counts:
+        index = bisect_right(starts, at) - 1
+        if index < 0 or found[index].end > at or len(found[index].rows) == count:
+            continue
+        result = found[index]
+        if len(result.rows) < count:
+            result.truncated = True
+            result.notices.append(
+                f"The client reported {count} rows (line {numbers[at]}) but only {len(result.rows)} are in the paste: "
+                "it looks truncated, rows are missing."
+            )
+        else:
+            result.notices.append(
+                f"The client reported {count} rows (line {numbers[at]}) but the paste holds {len(result.rows)}."
+            )
+
+
+def _span(result: ResultSet, numbers: list[int]) -> str:
+    """`lines 10-14` (or `line 10`): where a result set is in the paste."""
+    last = max(result.start, result.end - 1)
+    return f"lines {numbers[result.start]}-{numbers[last]}" if last > result.start else f"line {numbers[result.start]}"
+
+
+def _choose(explains: list[ResultSet], numbers: list[int]) -> tuple[ResultSet, list[str]]:
+    """The EXPLAIN to return (the first complete one), and notices about copies and alternatives."""
+    copies: dict[tuple, list[ResultSet]] = {}
+    for result in explains:
+        copies.setdefault(result.key(), []).append(result)
+    distinct = [group[0] for group in copies.values()]
+    chosen = next((r for r in distinct if not r.truncated), distinct[0])
+    notices = []
+    for group in copies.values():
+        if len(group) > 1:
+            notices.append(
+                f"The same EXPLAIN output appears {len(group)} times (starting on "
+                f"{describe_lines([r.first_line for r in group])}); it was read once."
+            )
+    if len(distinct) > 1:
+        ignored = ", ".join(_span(r, numbers) for group in copies.values() for r in group if r.key() != chosen.key())
+        notices.append(
+            f"The paste holds {len(distinct)} different EXPLAIN results (starting on "
+            f"{describe_lines([r.first_line for r in distinct])}); showing the one on line {chosen.first_line} "
+            f"and ignoring the other{'s' if len(distinct) > 2 else ''} ({ignored})."
+        )
+    return chosen, notices

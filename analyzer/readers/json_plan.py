@@ -1,0 +1,938 @@
+"""Reader for `EXPLAIN FORMAT=JSON` documents.
+
+Handles MySQL 5.6+ "version 1" documents (`query_block`, `nested_loop`, `ordering_operation`, …),
+MySQL 8.3+ `explain_json_format_version=2` documents (`query_plan`, `inputs`, `operation`), and
+MariaDB 10.1+ `EXPLAIN FORMAT=JSON` / `ANALYZE FORMAT=JSON` (`block-nl-join`, `filesort`, `r_rows`, …),
+however the client presented them: pure JSON, inside the one-cell box of `mysql -t`, after
+`EXPLAIN: ` in vertical output, on one line with `\\n` escapes in batch (`-B`) output, hard-wrapped
+by a terminal, or between chat text.
+
+`parse_json(text)` never raises: it returns None when there is no such document, else a Plan whose
+`plan` is the document itself (repeated keys of old MariaDB kept as `table#2`, …; numbers JSON
+cannot carry, such as `1e999`, as null) and whose `rows` are a flattened per-table view, so the
+annotator can read it like any other result:
+
+- version 1 / MariaDB: `id, select_type, table, type, possible_keys, key, key_len, ref, rows,
+  filtered, extra`, plus `r_rows` and `r_filtered` (after `rows` and `filtered`, as MariaDB's
+  tabular ANALYZE) when the document has ANALYZE figures. Values are strings (161 -> "161",
+  1.5 -> "1.5") or None; rows come in tabular order (a select's tables, then its nested selects;
+  a UNION RESULT after its members), and `extra` holds the tabular Extra items the document's
+  flags stand for. Checked against MariaDB 10.11's own tabular output for the same statements.
+- version 2: the columns of the TREE reader (`analyzer.readers.tree_plan.flatten_nodes`), since its
+  nodes carry the same operations.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from analyzer.model import Plan
+from analyzer.readers.resultset import STANDARD_ORDER
+from analyzer.readers.tree_plan import flatten_nodes, make_node
+from analyzer.repair.rejoin import describe, rejoin
+
+# A document nested deeper than this is refused; real plans stay far below it.
+MAX_DEPTH = 120
+# How many `{` that merely look like the start of a document are tried before giving up.
+MAX_CANDIDATES = 20
+
+# Tabular EXPLAIN's columns (MariaDB's order); ANALYZE adds the measured r_rows and r_filtered.
+ANALYZE_COLUMNS = [c for c in STANDARD_ORDER if c != "partitions"]
+COLUMNS = [c for c in ANALYZE_COLUMNS if c not in ("r_rows", "r_filtered")]
+
+# Top-level keys that open an EXPLAIN document: v1 and MariaDB (`query_block`, MariaDB ANALYZE's
+# `query_optimization`), v2 (`query`, `query_plan`, or a bare node starting with `operation`/`inputs`).
+_TOP_KEYS = (
+    "query_block",
+    "query_optimization",
+    "r_query_time_in_progress_ms",
+    "query_plan",
+    "query",
+    "operation",
+    "inputs",
+)
+# Keys that only a MySQL (version 1) or only a MariaDB document uses, to name the dialect.
+_MYSQL_MARKS = ('"cost_info"', '"rows_examined_per_scan"', '"used_columns"')
+_MARIADB_MARKS = (
+    '"r_loops"',
+    '"block-nl-join"',
+    '"expression_cache"',
+    '"query_optimization"',
+    '"filesort"',
+    '"temporary_table"',
+)
+# A `{`, optional blanks, box borders or batch `\n` escapes, then a quoted key.
+_START = re.compile(r'\{(?:[\s|│]|\\[nrt])*"([A-Za-z_][\w-]*)"')
+_BORDER_LINE = re.compile(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
+_LEFT_CELL = re.compile(r"^\s*[|│║] ?")
+# Some line starts with a cell border or a box rule, or ends with a cell border.
+_DECORATED = re.compile(r"^[ \t]*[|│║+┌├└╔╠╚]|[|│║][ \t]*$", re.MULTILINE)
+_BATCH_ESCAPE = re.compile(r"\\(.)")
+_BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "Z": "\x1a", "b": "\b"}
+# Strings and the structural characters of JSON, for the truncation scan.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
+
+
+def parse_json(text: str, margins: list[int] | None = None) -> Plan | None:
+    """A Plan with format "json" when `text` holds an EXPLAIN FORMAT=JSON document, else None.
+
+    The first document found wins. A document that is cut off or damaged gives a Plan with
+    `truncated=True`, a notice, and whatever complete part precedes the damage. `margins`
+    holds, per line of `text`, the width of the quoting the cleanup took off it (a terminal
+    that wrapped the lines counted it).
+    """
+    if "{" not in text:
+        return None
+    tried = 0
+    for match in _START.finditer(text):
+        if match.group(1) not in _TOP_KEYS:
+            continue
+        tried += 1
+        if tried > MAX_CANDIDATES:
+            break
+        found = _read_document(text, match.start(), margins)
+        if found is not None:
+            return found
+    return None
+
+
+def document_line(text: str) -> int | None:
+    """Index of the line where the first EXPLAIN document of `text` seems to start, if any."""
+    for count, match in enumerate(_START.finditer(text)):
+        if count >= MAX_CANDIDATES:
+            break
+        if match.group(1) in _TOP_KEYS:
+            return text.count("\n", 0, match.start())
+    return None
+
+
+def _read_document(text: str, start: int, margins: list[int] | None = None) -> Plan | None:
+    """Decode the document that starts at `text[start]`, or None if it is no EXPLAIN document."""
+    decoder = json.JSONDecoder(
+        strict=False,
+        object_pairs_hook=_object_keeping_duplicates,
+        parse_float=_finite_float,
+        parse_constant=_no_constant,
+    )
+    try:
+        # As printed by `--raw`, or with borders only before the first and after the last brace.
+        doc, end = decoder.raw_decode(text, start)
+    except RecursionError:
+        return _refused("The JSON plan is nested too deeply to be read.")
+    except ValueError:
+        return _read_presented(text, start, decoder, margins)
+    if not _is_explain(doc):
+        return None
+    return _build_plan(doc, text[start:end], [], truncated=False)
+
+
+def _read_presented(text: str, start: int, decoder: json.JSONDecoder, margins: list[int] | None = None) -> Plan | None:
+    """Decode a document wrapped in the client's presentation (box, batch escapes, hard wraps)."""
+    notices: list[str] = []
+    source = _unwrap(text, start, margins, notices)
+    try:
+        doc, _ = decoder.raw_decode(source)
+    except RecursionError:
+        return _refused("The JSON plan is nested too deeply to be read.")
+    except ValueError as error:
+        rejoined = _rejoin_wrapped(source)
+        doc = _decode(decoder, rejoined) if rejoined is not None else None
+        if doc is None:
+            return _damaged(source, error, decoder)
+        source = rejoined
+        notices.append("Lines of the JSON plan were hard-wrapped by a terminal; they have been rejoined.")
+    if not _is_explain(doc):
+        return None
+    return _build_plan(doc, source, notices, truncated=False)
+
+
+def _decode(decoder: json.JSONDecoder, source: str) -> Any:
+    try:
+        doc, _ = decoder.raw_decode(source)
+    except (ValueError, RecursionError):
+        return None
+    return doc
+
+
+def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder) -> Plan | None:
+    """A Plan marked truncated for a document that is cut off or damaged, keeping the complete
+    part before the damage; None when the text was not an EXPLAIN document after all."""
+    position = getattr(error, "pos", 0) or 0
+    doc = _salvage(source, position, decoder)
+    if doc is not None and not _is_explain(doc):
+        doc = None
+    if doc is None and not _looks_like_explain(source[:200]):
+        return None
+    line = source.count("\n", 0, position) + 1
+    if source[position:].strip():
+        notice = (
+            f"The JSON plan is truncated or damaged at line {line} of the document "
+            f"({getattr(error, 'msg', 'invalid JSON')}); only the complete part before it is shown."
+        )
+    else:
+        notice = "The JSON plan is truncated: the document ends before it is complete; only its complete part is shown."
+    if doc is None:
+        return Plan(format="json", columns=list(COLUMNS), truncated=True, notices=[notice])
+    return _build_plan(doc, source, [notice], truncated=True)
+
+
+def _rejoin_wrapped(source: str) -> str | None:
+    """Undo a terminal's hard wrap: lines cut at exactly the widest line's length continue on the
+    next line. None when the text does not look wrapped (fewer than two lines at that width)."""
+    lines = source.split("\n")
+    width = max(len(line) for line in lines)
+    if width < 20 or sum(1 for line in lines if len(line) == width) < 2:
+        return None
+    out: list[str] = []
+    joining = False
+    for line in lines:
+        if joining:
+            out[-1] += line
+        else:
+            out.append(line)
+        joining = len(line) == width
+    return "\n".join(out)
+
+
+def _unwrapped_strings(doc: Any) -> int:
+    """Remove the raw line breaks a wrap left inside strings (servers escape real ones); returns
+    how many strings were mended. Iterative, over an already depth-checked document."""
+    mended = 0
+    stack = [doc]
+    while stack:
+        item = stack.pop()
+        entries = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+        for key, value in entries:
+            if isinstance(value, str) and "\n" in value:
+                item[key] = value.replace("\r", "").replace("\n", "")
+                mended += 1
+            elif isinstance(value, dict | list):
+                stack.append(value)
+    return mended
+
+
+def _refused(message: str) -> Plan:
+    return Plan(format="json", columns=list(COLUMNS), notices=[message], truncated=True)
+
+
+def _unwrap(text: str, start: int, margins: list[int] | None, notices: list[str]) -> str:
+    """The document text from `start`, without batch escaping or the cell borders of a box."""
+    line_end = text.find("\n", start)
+    first_line = text[start : len(text) if line_end < 0 else line_end]
+    if re.match(r"\{\s*\\n", first_line):
+        # `mysql -B` prints the whole document on one line with \n, \t and \\ escaped.
+        line = _batch_line(text, start, margins, notices)
+        return _BATCH_ESCAPE.sub(lambda m: _BATCH_CHARS.get(m.group(1), m.group(1)), _strip_right_cell(line))
+    segment = text[start:]
+    if not _DECORATED.search(segment):
+        return segment
+    lines = segment.split("\n")
+    kept = []
+    for line in lines:
+        if _BORDER_LINE.match(line):
+            continue
+        kept.append(_strip_right_cell(_LEFT_CELL.sub("", line)))
+    return "\n".join(kept)
+
+
+def _batch_line(text: str, start: int, margins: list[int] | None, notices: list[str]) -> str:
+    """The one line of a batch-escaped document from `text[start]`, with the pieces a terminal
+    or a mail client wrapped it into put back together. The line holds no raw line break, so
+    every following line up to an empty one (or a new `EXPLAIN` header or document) is a piece.
+
+    See `analyzer.repair.rejoin` for how a terminal's cut and a mail client's break are told apart.
+    """
+    first = text.count("\n", 0, start)
+    lines = text[start:].split("\n", 5000)
+    pieces = [lines[0]]
+    for line in lines[1:5000]:
+        head = line.lstrip()
+        if not head or head.rstrip() == "EXPLAIN" or "\t" in line or _starts_document(head):
+            break
+        pieces.append(line)
+    if len(pieces) == 1:
+        return pieces[0]
+    margin = [margins[first + k] if margins and first + k < len(margins) else 0 for k in range(len(pieces))]
+    line, terminal = rejoin(pieces, margin)
+    notices.append(f"Rejoined {describe(len(pieces) - 1, terminal)} in the one-line (batch) JSON plan.")
+    return line
+
+
+def _starts_document(line: str) -> bool:
+    """True when `line` opens an EXPLAIN document (a second copy pasted after the first)."""
+    match = _START.match(line)
+    return match is not None and match.group(1) in _TOP_KEYS
+
+
+def _finite_float(text: str) -> float | None:
+    """JSON numbers too large for a float (`1e999`) become None: the answer must stay valid JSON."""
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _no_constant(_name: str) -> None:
+    """`NaN` and `Infinity` are not JSON; Python's reader accepts them, the API could not send them."""
+    return None
+
+
+def _strip_right_cell(line: str) -> str:
+    """The line without the client box's right border (`… |`)."""
+    stripped = line.rstrip()
+    return stripped[:-1].rstrip() if stripped.endswith(("|", "│", "║")) else line
+
+
+def _object_keeping_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Old MariaDB versions repeat `"table": {…}` in one object; keep each as `table#2`, `table#3`…
+    Also mends keys that a terminal wrap broke over two lines."""
+    if any("\n" in key for key, _ in pairs):
+        # A terminal wrap inside a key; servers never put line breaks in keys.
+        pairs = [(key.replace("\r", "").replace("\n", ""), value) for key, value in pairs]
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    obj = {}
+    for key, value in pairs:
+        name, number = key, 1
+        while name in obj:
+            number += 1
+            name = f"{key}#{number}"
+        obj[name] = value
+    return obj
+
+
+def _looks_like_explain(head: str) -> bool:
+    return any(f'"{key}"' in head for key in ("query_block", "query_plan", "query_optimization"))
+
+
+def _is_explain(doc: Any) -> bool:
+    if not isinstance(doc, dict):
+        return False
+    if "query_block" in doc or "query_plan" in doc:
+        return True
+    return isinstance(doc.get("operation"), str) or isinstance(doc.get("inputs"), list)
+
+
+def _salvage(source: str, error_at: int, decoder: json.JSONDecoder) -> Any:
+    """Decode the longest prefix of `source` that ends at a complete member before `error_at`.
+
+    One scan finds the last comma (or opening bracket) before the damage; a second one finds the
+    brackets still open there, which are then closed. Returns None when nothing sensible remains.
+    """
+    cut = 0
+    for token in _TOKEN.finditer(source, 0, error_at):
+        char = token.group()
+        if char == ",":
+            cut = token.start()
+        elif char in "{[":
+            cut = token.end()
+    if cut == 0:
+        return None
+    stack: list[str] = []
+    for token in _TOKEN.finditer(source, 0, cut):
+        char = token.group()
+        if char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]" and stack:
+            stack.pop()
+    if len(stack) > MAX_DEPTH:
+        return None
+    try:
+        doc, _ = decoder.raw_decode(source[:cut] + "".join(reversed(stack)))
+    except (ValueError, RecursionError):
+        return None
+    return doc
+
+
+def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated: bool) -> Plan:
+    if _depth_exceeds(doc, MAX_DEPTH):
+        return _refused("The JSON plan is nested too deeply to be read.")
+    if _unwrapped_strings(doc):
+        notices.append("Text values of the JSON plan were hard-wrapped over several lines; they have been rejoined.")
+    if "query_block" in doc:
+        flat = _Flattener()
+        flat.run(doc["query_block"])
+        analyze = flat.analyze or '"r_loops"' in source or '"r_total_time_ms"' in source
+        columns = list(ANALYZE_COLUMNS if analyze else COLUMNS)
+        rows = [{name: row.get(name) for name in columns} for row in flat.rows]
+        dialect = _dialect(source)
+        statement = "ANALYZE FORMAT=JSON" if analyze else "EXPLAIN FORMAT=JSON"
+        notices.insert(0, f"{dialect} {statement} plan; the table view is derived from it.")
+        return Plan(
+            format="json",
+            columns=columns,
+            rows=rows,
+            plan=doc,
+            tables=flat.tables,
+            notices=notices,
+            truncated=truncated,
+        )
+    root = doc.get("query_plan", doc)
+    nodes = [_v2_node(root, 0)] if isinstance(root, dict) else []
+    columns, rows, tables = flatten_nodes(nodes)
+    analyzed = any(row.get("r_rows") is not None or row.get("loops") is not None for row in rows)
+    label = "EXPLAIN ANALYZE FORMAT=JSON" if analyzed else "EXPLAIN FORMAT=JSON"
+    notices.insert(0, f"MySQL {label} (version 2) plan; the table view is derived from it.")
+    query = doc.get("query") if isinstance(doc.get("query"), str) else None
+    return Plan(
+        format="json",
+        columns=columns,
+        rows=rows,
+        plan=doc,
+        tables=tables,
+        query=query,
+        notices=notices,
+        truncated=truncated,
+    )
+
+
+def _dialect(source: str) -> str:
+    if any(mark in source for mark in _MARIADB_MARKS):
+        return "MariaDB"
+    if any(mark in source for mark in _MYSQL_MARKS):
+        return "MySQL"
+    return "MySQL/MariaDB"
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """True when containers nest deeper than `limit`; iterative, so it cannot overflow the stack."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values() if isinstance(child, dict | list))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item if isinstance(child, dict | list))
+    return False
+
+
+def format_value(value: Any) -> str | None:
+    """A JSON scalar as the string a table cell would show: 161 -> "161", 1.5 -> "1.5"."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e16:
+            return str(int(value))
+        return repr(value)
+    if isinstance(value, list):
+        return ",".join(item for item in (format_value(v) for v in value) if item is not None)
+    if isinstance(value, dict):
+        return None
+    return str(value)
+
+
+# --- version 1 and MariaDB ---------------------------------------------------------------------
+
+# Extra items in the order tabular EXPLAIN prints them (MariaDB 10.11 / MySQL 8 agree on most).
+_EXTRA_ORDER = [
+    "Using union",
+    "Using intersect",
+    "Using sort_union",
+    "Using sort_intersect",
+    "Using index condition",
+    "Range checked for each record",
+    "Using where with pushed condition",
+    "Using where",
+    "Using index for group-by",
+    "Using index for skip scan",
+    "Using index",
+    "Not exists",
+    "Full scan on NULL key",
+    "Using rowid filter",
+    "Backward index scan",
+    "Distinct",
+    "LooseScan",
+    "Start temporary",
+    "FirstMatch",
+    "End temporary",
+    "Using join buffer",
+    "Using MRR",
+    "Rowid-ordered scan",
+    "Key-ordered",
+    "const row not found",
+    "unique row not found",
+    "Impossible ON condition",
+    "Using temporary",
+    "Using filesort",
+]
+
+
+def _extra_rank(item: str) -> int:
+    for rank, prefix in enumerate(_EXTRA_ORDER):
+        if item.startswith(prefix):
+            # "Using index condition" must not rank as "Using index"; the list has it first.
+            return rank + 1
+    return 0
+
+
+# Table-node flags that stand for one Extra item each (MySQL json_extra_tags, MariaDB members).
+_FLAG_EXTRAS = {
+    "index_condition": "Using index condition",
+    "index_condition_bka": "Using index condition(BKA)",
+    "pushed_condition": "Using where with pushed condition",
+    "attached_condition": "Using where",
+    "using_where": "Using where",
+    "using_index": "Using index",
+    "using_index_for_skip_scan": "Using index for skip scan",
+    "not_exists": "Not exists",
+    "full_scan_on_NULL_key": "Full scan on NULL key",
+    "using_MRR": "Using MRR",
+    "rowid_filter": "Using rowid filter",
+    "backward_index_scan": "Backward index scan",
+    "distinct": "Distinct",
+    "loosescan": "LooseScan",
+    "loose_scan": "LooseScan",
+    "const_row_not_found": "const row not found",
+    "unique_row_not_found": "unique row not found",
+    "impossible_on_condition": "Impossible ON condition",
+    "using_temporary_table": "Using temporary",
+    "using_filesort": "Using filesort",
+}
+
+# MariaDB ANALYZE figures measured on a wrapper that tabular ANALYZE shows on the table inside:
+# rows read back from the sorted file, and the share of rows the join buffer's condition kept.
+_WRAPPER_FIGURES = {"read_sorted_file": ("r_rows",), "block-nl-join": ("r_filtered",)}
+
+# Containers whose query blocks are subqueries (MySQL v1 names, MariaDB `subqueries`).
+_SUBQUERY_LISTS = {
+    "attached_subqueries",
+    "optimized_away_subqueries",
+    "select_list_subqueries",
+    "having_subqueries",
+    "order_by_subqueries",
+    "group_by_subqueries",
+    "update_value_subqueries",
+    "insert_values_subqueries",
+    "insert_update_subqueries",
+    "subqueries",
+}
+# A flattened semi-join leaves one select, but tabular EXPLAIN still calls it PRIMARY.
+_SEMIJOIN_MARK = re.compile(r"FirstMatch|LooseScan|Start temporary")
+# Set-operation nodes and the select_type of their second and later members. MariaDB writes
+# `union_result` for INTERSECT and EXCEPT too (the table name tells), and `recursive_union` for
+# a recursive CTE.
+_SET_OPERATIONS = {
+    "union_result": "UNION",
+    "intersect_result": "INTERSECT",
+    "except_result": "EXCEPT",
+    "recursive_union": "RECURSIVE UNION",
+}
+
+
+@dataclass
+class _Block:
+    """A query block waiting to be flattened, with what its container says about it."""
+
+    node: Any
+    select_type: str | None
+    depth: int
+    # Set for the result row of a UNION/INTERSECT/EXCEPT, which follows the rows of its members.
+    result_row: dict[str, Any] | None = None
+
+
+@dataclass
+class _Flattener:
+    """Walks a version 1 / MariaDB document into tabular rows, in the order tabular EXPLAIN uses:
+    the rows of a select, then the selects nested in it."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+    analyze: bool = False
+    blocks: int = 0
+
+    def run(self, query_block: Any) -> None:
+        self._block(_Block(query_block, "PRIMARY", 0))
+        self.tables = [row["table"] for row in self.rows if row["table"] is not None]
+        semijoin = any(_SEMIJOIN_MARK.search(row["extra"] or "") for row in self.rows)
+        if self.blocks == 1 and not semijoin:
+            for row in self.rows:
+                if row.get("select_type") == "PRIMARY":
+                    row["select_type"] = "SIMPLE"
+
+    def _block(self, block: _Block) -> None:
+        if block.result_row is not None:
+            block.result_row["extra"] = _join_extra(block.result_row.pop("_extra"))
+            self.rows.append(block.result_row)
+            return
+        if not isinstance(block.node, dict) or block.depth > MAX_DEPTH:
+            return
+        self.blocks += 1
+        select_id = format_value(block.node.get("select_id"))
+        first_row = len(self.rows)
+        nested: list[_Block] = []
+        block_extras: list[str] = []
+        message = block.node.get("message")
+        if isinstance(message, str):
+            # MySQL puts "No tables used", "Impossible WHERE", … directly in the query block.
+            self._row({"message": message}, select_id, block.select_type, [])
+        self._walk(block.node, select_id, block, nested, block_extras, [], in_join=False, depth=0)
+        if block_extras and len(self.rows) > first_row:
+            self.rows[first_row]["_extra"].extend(block_extras)
+        for row in self.rows[first_row:]:
+            row["extra"] = _join_extra(row.pop("_extra"))
+        for child in nested:
+            self._block(child)
+
+    def _walk(
+        self,
+        node: Any,
+        select_id: str | None,
+        block: _Block,
+        nested: list[_Block],
+        block_extras: list[str],
+        inherited: list[str],
+        in_join: bool,
+        depth: int,
+    ) -> None:
+        """Collect the table rows of one query block; queue the blocks nested in it."""
+        if depth > MAX_DEPTH:
+            return
+        if isinstance(node, list):
+            for item in node:
+                self._walk(item, select_id, block, nested, block_extras, inherited, in_join, depth + 1)
+            return
+        if not isinstance(node, dict):
+            return
+        set_operation = next((key for key in _SET_OPERATIONS if isinstance(node.get(key), dict)), None)
+        if set_operation:
+            self._set_operation(node[set_operation], set_operation, block, nested)
+            return
+        if "table_name" in node:
+            self._row(node, select_id, block.select_type, inherited)
+            inherited = []
+        for key, value in node.items():
+            base = key.split("#", 1)[0]
+            if not isinstance(value, dict | list):
+                continue
+            if base == "query_block" and depth > 0:
+                nested.append(_Block(value, None, block.depth + 1))
+                continue
+            if base == "table" and isinstance(value, dict) and "table_name" not in value and "message" in value:
+                self._row(value, select_id, block.select_type, [])
+                continue
+            if base in _SUBQUERY_LISTS or base == "materialized_from_subquery" or base == "materialized":
+                self._queue_nested(base, node, value, block, nested)
+                continue
+            if base == "sorts":
+                # MariaDB window functions list their sorts; tabular Extra does not name them.
+                continue
+            if base == "duplicates_removal" and in_join:
+                first = len(self.rows)
+                self._walk(value, select_id, block, nested, block_extras, inherited, False, depth + 1)
+                if len(self.rows) > first:
+                    self.rows[first]["_extra"].append("Start temporary")
+                    self.rows[-1]["_extra"].append("End temporary")
+                continue
+            wrapper = _wrapper_extras(base, value)
+            block_extras.extend(item for item in _block_extras(base, value) if item not in block_extras)
+            first = len(self.rows)
+            self._walk(
+                value,
+                select_id,
+                block,
+                nested,
+                block_extras,
+                inherited + wrapper,
+                in_join=base == "nested_loop",
+                depth=depth + 1,
+            )
+            figures = _WRAPPER_FIGURES.get(base, ())
+            if figures and isinstance(value, dict) and len(self.rows) > first:
+                for name in figures:
+                    if name in value:
+                        self.rows[first][name] = format_value(value[name])
+
+    def _queue_nested(self, key: str, holder: dict[str, Any], value: Any, block: _Block, nested: list[_Block]) -> None:
+        """Queue the query blocks held by a subquery list or a derived/materialized table."""
+        entries = value if isinstance(value, list) else [value]
+        for entry in entries:
+            found = _find_query_block(entry)
+            if found is None:
+                continue
+            container, query_block = found
+            select_type = _nested_select_type(container, key, query_block, holder, entry)
+            nested.append(_Block(query_block, select_type, block.depth + 1))
+
+    def _set_operation(self, result: dict[str, Any], key: str, block: _Block, nested: list[_Block]) -> None:
+        """A UNION/INTERSECT/EXCEPT: its members are nested selects, then its result row."""
+        specs = result.get("query_specifications")
+        members = specs if isinstance(specs, list) else []
+        for index, member in enumerate(members):
+            found = _find_query_block(member)
+            if found is None:
+                continue
+            container, query_block = found
+            if index == 0:
+                select_type = block.select_type
+            else:
+                operation = query_block.get("operation") if isinstance(query_block, dict) else None
+                select_type = _SET_OPERATIONS[key]
+                if isinstance(operation, str) and key != "recursive_union":
+                    select_type = operation
+                if container.get("dependent") is True:
+                    select_type = f"DEPENDENT {select_type}"
+                elif container.get("cacheable") is False:
+                    select_type = f"UNCACHEABLE {select_type}"
+            nested.append(_Block(query_block, select_type, block.depth + 1))
+        if "table_name" in result:
+            self.blocks += 1
+            extras = ["Using temporary"] if result.get("using_temporary_table") is True else []
+            name = str(result.get("table_name"))
+            kind = next((word for word in ("INTERSECT", "EXCEPT") if name.upper().startswith(f"<{word}")), "UNION")
+            if key in ("intersect_result", "except_result"):
+                kind = _SET_OPERATIONS[key]
+            row = self._make_row(result, None, f"{kind} RESULT", extras)
+            nested.append(_Block(None, None, block.depth + 1, result_row=row))
+
+    def _row(self, node: dict[str, Any], select_id: str | None, select_type: str | None, inherited: list[str]) -> None:
+        self.rows.append(self._make_row(node, select_id, select_type, inherited))
+
+    def _make_row(
+        self, node: dict[str, Any], select_id: str | None, select_type: str | None, inherited: list[str]
+    ) -> dict[str, Any]:
+        name = node.get("table_name")
+        table = format_value(name) if not isinstance(name, dict | list) else None
+        if "r_loops" in node or "r_rows" in node:
+            self.analyze = True
+        rows = node.get("rows_examined_per_scan", node.get("rows"))
+        key = node.get("key")
+        extras = _table_extras(node)
+        merge = _index_merge(node.get("index_merge"), 0)
+        if merge is not None:
+            # MariaDB: "index_merge": {"union": [{"range": {"key": …}}, …]}; tabular shows the keys
+            # and "Using union(a,b)".
+            keys, description = merge
+            key = key if key is not None else ",".join(keys)
+            extras.insert(0, f"Using {description}")
+        # MySQL 5.7+ marks DML target tables with `"update": true` (MariaDB writes 1 and keeps
+        # SIMPLE in its tabular output).
+        for statement in ("insert", "replace", "update", "delete"):
+            if select_type and node.get(statement) is True:
+                select_type = statement.upper()
+        return {
+            "id": select_id,
+            "select_type": select_type,
+            "table": table,
+            "type": format_value(node.get("access_type")),
+            "possible_keys": format_value(node.get("possible_keys")),
+            "key": format_value(key),
+            "key_len": format_value(node.get("key_length")),
+            "ref": format_value(node.get("ref")),
+            "rows": format_value(rows),
+            "r_rows": format_value(node.get("r_rows")),
+            "filtered": format_value(node.get("filtered")),
+            "r_filtered": format_value(node.get("r_filtered")),
+            "_extra": extras + list(inherited),
+        }
+
+
+def _index_merge(spec: Any, depth: int) -> tuple[list[str], str] | None:
+    """(keys, "union(a,intersect(b,c))") for a MariaDB `index_merge` member."""
+    if not isinstance(spec, dict) or len(spec) != 1 or depth > 10:
+        return None
+    method, parts = next(iter(spec.items()))
+    if not isinstance(parts, list):
+        return None
+    keys: list[str] = []
+    texts: list[str] = []
+    for part in parts:
+        scan = part.get("range") if isinstance(part, dict) else None
+        if isinstance(scan, dict) and isinstance(scan.get("key"), str):
+            keys.append(scan["key"])
+            texts.append(scan["key"])
+            continue
+        inner = _index_merge(part, depth + 1)
+        if inner is not None:
+            keys.extend(inner[0])
+            texts.append(inner[1])
+    return keys, f"{method}({','.join(texts)})"
+
+
+def _find_query_block(entry: Any) -> tuple[dict[str, Any], Any] | None:
+    """The (holder, query_block) inside a subquery entry, looking through MariaDB's
+    `expression_cache` and `materialization` wrappers."""
+    current = entry
+    for _ in range(4):
+        if not isinstance(current, dict):
+            return None
+        if "query_block" in current:
+            return current, current["query_block"]
+        inner = next((value for value in current.values() if isinstance(value, dict) and "query_block" in value), None)
+        if inner is None:
+            return None
+        current = inner
+    return None
+
+
+def _nested_select_type(
+    container: dict[str, Any],
+    key: str | None,
+    query_block: Any,
+    holder: dict[str, Any] | None = None,
+    entry: Any = None,
+) -> str | None:
+    """The select_type a nested block gets from what holds it."""
+    dependent = container.get("dependent") is True
+    if isinstance(entry, dict) and "expression_cache" in entry:
+        # MariaDB caches only correlated (dependent) subqueries.
+        dependent = True
+    if key in ("materialized_from_subquery", "materialized"):
+        name = str((holder or {}).get("table_name", ""))
+        if container.get("lateral"):
+            return "LATERAL DERIVED"
+        if name.startswith("<subquery") or container.get("unique"):
+            return "MATERIALIZED"
+        return "DEPENDENT DERIVED" if dependent else "DERIVED"
+    if key in _SUBQUERY_LISTS:
+        if isinstance(entry, dict) and "materialization" in entry:
+            return "MATERIALIZED"
+        if dependent:
+            return "DEPENDENT SUBQUERY"
+        if container.get("cacheable") is False:
+            return "UNCACHEABLE SUBQUERY"
+        return "SUBQUERY"
+    return None
+
+
+def _table_extras(node: dict[str, Any]) -> list[str]:
+    extras = []
+    message = node.get("message")
+    if isinstance(message, str):
+        extras.append(message)
+    for flag, item in _FLAG_EXTRAS.items():
+        value = node.get(flag)
+        if value is None or value is False or value == "":
+            continue
+        if item not in extras:
+            extras.append(item)
+    checked = node.get("range_checked_for_each_record")
+    if isinstance(checked, str):
+        extras.append(f"Range checked for each record ({checked})")
+    group_by = node.get("using_index_for_group_by")
+    if group_by is True:
+        extras.append("Using index for group-by")
+    elif isinstance(group_by, str):
+        extras.append(f"Using index for group-by ({group_by})")
+    first_match = node.get("first_match")
+    if isinstance(first_match, str):
+        extras.append(f"FirstMatch({first_match})")
+    join_buffer = node.get("using_join_buffer")
+    if isinstance(join_buffer, str):
+        extras.append(f"Using join buffer ({join_buffer})")
+    mrr = node.get("mrr_type")
+    if isinstance(mrr, str) and mrr:
+        extras.append(mrr)
+    return extras
+
+
+def _wrapper_extras(key: str, value: Any) -> list[str]:
+    """Extra items a MariaDB wrapper node (`block-nl-join`, …) passes to the table inside it."""
+    if not isinstance(value, dict):
+        return []
+    extras = []
+    if key == "block-nl-join" or ("join_type" in value and "buffer_type" in value):
+        if value.get("attached_condition"):
+            extras.append("Using where")
+        parts = [str(value[name]) for name in ("buffer_type", "join_type") if isinstance(value.get(name), str)]
+        if len(parts) == 2:
+            extras.append(f"Using join buffer ({parts[0]}, {parts[1]} join)")
+        elif parts:
+            extras.append(f"Using join buffer ({parts[0]})")
+        else:
+            extras.append("Using join buffer")
+        if isinstance(value.get("mrr_type"), str) and value["mrr_type"]:
+            extras.append(value["mrr_type"])
+    elif key == "range-checked-for-each-record":
+        extras.append("Range checked for each record")
+    elif key == "full-scan-on-null_key":
+        extras.append("Full scan on NULL key")
+    return extras
+
+
+def _block_extras(key: str, value: Any) -> list[str]:
+    """Extra items an operation wrapper gives to the first table of its select."""
+    extras = []
+    if key == "temporary_table":
+        extras.append("Using temporary")
+    if key == "filesort":
+        extras.append("Using filesort")
+    if isinstance(value, dict) and "table_name" not in value and "query_block" not in value:
+        if value.get("using_temporary_table") is True:
+            extras.append("Using temporary")
+        if value.get("using_filesort") is True:
+            extras.append("Using filesort")
+    elif isinstance(value, list) and key == "windows":
+        for window in value:
+            if isinstance(window, dict) and window.get("using_filesort") is True:
+                extras.append("Using filesort")
+            if isinstance(window, dict) and window.get("using_temporary_table") is True:
+                extras.append("Using temporary")
+    return extras
+
+
+def _join_extra(items: list[str]) -> str | None:
+    unique: list[str] = []
+    for item in items:
+        if item not in unique:
+            unique.append(item)
+    if not unique:
+        return None
+    unique.sort(key=_extra_rank)
+    return "; ".join(unique)
+
+
+# --- MySQL version 2 -----------------------------------------------------------------------------
+
+
+def _v2_node(node: dict[str, Any], depth: int) -> dict[str, Any]:
+    """A version 2 node in the node shape of the TREE reader (a `heading` becomes its own node)."""
+    operation = node.get("operation")
+    text = operation if isinstance(operation, str) else "(unnamed operation)"
+    table = node.get("alias") if isinstance(node.get("alias"), str) else node.get("table_name")
+    condition = next(
+        (node[key] for key in ("condition", "lookup_condition", "hash_condition") if isinstance(node.get(key), str)),
+        None,
+    )
+    children = []
+    if depth < MAX_DEPTH:
+        for key, value in node.items():
+            if not key.startswith("inputs"):
+                continue
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, dict):
+                    children.append(_v2_node(child, depth + 1))
+    converted = make_node(
+        text,
+        table=table if isinstance(table, str) else None,
+        index=node.get("index_name") if isinstance(node.get("index_name"), str) else None,
+        condition=condition,
+        cost=_number(node.get("estimated_total_cost")),
+        rows=_number(node.get("estimated_rows")),
+        actual_time_first=_number(node.get("actual_first_row_ms")),
+        actual_time_last=_number(node.get("actual_last_row_ms")),
+        actual_rows=_number(node.get("actual_rows")),
+        loops=_integer(node.get("actual_loops")),
+        children=children,
+    )
+    heading = node.get("heading")
+    if isinstance(heading, str):
+        return make_node(heading, children=[converted])
+    return converted
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _integer(value: Any) -> int | None:
+    number = _number(value)
+    return int(number) if number is not None and number.is_integer() else None

@@ -1,0 +1,95 @@
+"""One result set read from a paste (an EXPLAIN, a SHOW WARNINGS, or something else), and
+what the format readers share: how NULL and cut cells are represented, and which column
+headers make a result set an EXPLAIN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from analyzer.model import Row
+
+# A cell the paste cut short ends with this mark (its visible start comes first); a cell
+# that is missing altogether is this mark alone. No printed EXPLAIN value contains it.
+CUT = "\u2026"
+
+WARNING_COLUMNS = ("level", "code", "message")
+# Column order of tabular EXPLAIN across servers; `rows` and `Extra` are in every variant.
+STANDARD_ORDER = (
+    "id",
+    "select_type",
+    "table",
+    "partitions",
+    "type",
+    "possible_keys",
+    "key",
+    "key_len",
+    "ref",
+    "rows",
+    "r_rows",
+    "filtered",
+    "r_filtered",
+    "extra",
+)
+EXPLAIN_COLUMNS = frozenset(STANDARD_ORDER)
+
+# The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
+ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
+
+
+@dataclass
+class ResultSet:
+    format: str
+    columns: list[str]
+    rows: list[Row]
+    first_line: int
+    notices: list[str] = field(default_factory=list)
+    truncated: bool = False
+    affected_rows: list[int] = field(default_factory=list)
+    start: int = 0  # index of its first cleaned line
+    end: int = 0  # index of the first cleaned line after it
+    query: str | None = None  # the statement the output itself names (`mysql --xml`)
+
+    @property
+    def is_explain(self) -> bool:
+        return is_explain_header(self.columns)
+
+    @property
+    def is_warnings(self) -> bool:
+        return tuple(self.columns[:3]) == WARNING_COLUMNS
+
+    def key(self) -> tuple:
+        """What two copies of the same result set have in common."""
+        return (tuple(self.columns), tuple(tuple(row.get(c) for c in self.columns) for row in self.rows))
+
+
+def is_explain_header(names: list[str]) -> bool:
+    """True when column names (lower-case) are those of a tabular EXPLAIN or ANALYZE."""
+    known = EXPLAIN_COLUMNS.intersection(names)
+    return "select_type" in known or len(known) >= 5
+
+
+def missing_tail(columns: list[str]) -> list[str]:
+    """The always-present EXPLAIN columns (`rows`, `extra`) missing after the header's last known
+    column: a header that stops early was cut off with its line."""
+    known = [c for c in columns if c in STANDARD_ORDER]
+    if not known or "extra" in columns or not is_explain_header(columns) or columns[-1].endswith(CUT):
+        return []
+    last = max(STANDARD_ORDER.index(c) for c in known)
+    return [c for c in ("rows", "extra") if c not in columns and STANDARD_ORDER.index(c) > last]
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Header names made unique (`key`, `key_2`) so that every cell keeps its own key."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        count = seen.get(name, 0) + 1
+        seen[name] = count
+        out.append(name if count == 1 else f"{name}_{count}")
+    return out
+
+
+def value(cell: str) -> str | None:
+    """A printed cell as the plan stores it: `NULL` becomes None."""
+    return None if cell == "NULL" else cell

@@ -1,0 +1,382 @@
+"""Batch output (`mysql -B`): a header line, then one line per row, fields separated by tabs.
+
+Also reads it after an editor or a terminal expanded the tabs into spaces (tab stops every 8
+columns, or 4): a field then starts at a tab stop right after spaces, and the header's field
+count tells how many fields each row has, so values with single spaces (`Using index
+condition`) survive. Rows a mail client wrapped (at a space it dropped) or a terminal cut
+(at its width) are rejoined. mysql-test `.result` files add `Warnings:` followed by
+`Note<TAB>1003<TAB>…` lines; `mysql -B` prints a following result set (SHOW WARNINGS) right
+after the rows, header first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from analyzer.readers.resultset import (
+    CUT,
+    EXPLAIN_COLUMNS,
+    ResultSet,
+    is_explain_header,
+    missing_tail,
+    unique_names,
+    value,
+)
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
+from analyzer.wording import describe_lines, plural
+
+TAB_SIZES = (8, 4)
+_FILL = "\x00"
+_WORD_RE = re.compile(r"\S+")
+_SPACES_RE = re.compile(r" +")
+_ROW_START_RE = re.compile(r"(?:\d+|NULL)(?: |$)")
+
+
+def _header_names(line: str) -> list[str] | None:
+    """The column names of a batch header line (tabs, or tabs expanded to spaces), else None."""
+    if "\t" in line:
+        names = [name.strip().lower() for name in line.split("\t")]
+        words = names[0].split()
+        if len(words) > 1 and words[-1] in EXPLAIN_COLUMNS:
+            names[0] = words[-1]  # chat text typed before the header on the same line
+    else:
+        if _tab_size(line) is None:
+            return None
+        names = [w.lower() for w in line.split()]
+    return names if is_explain_header(names) or names[:3] == ["level", "code", "message"] else None
+
+
+def _tab_size(header: str) -> int | None:
+    """The tab stops (8, or 4 as some editors set) a header with expanded tabs was laid out on."""
+    indent = len(header) - len(header.lstrip(" "))
+    starts = [w.start() - indent for w in _WORD_RE.finditer(header)]
+    if len(starts) < 3:
+        return None
+    return next((size for size in TAB_SIZES if not any(start % size for start in starts)), None)
+
+
+def starts_tsv(line: str) -> bool:
+    if "\t" not in line and "select_type" not in line and "key_len" not in line:
+        return line.strip() == "Warnings:"
+    return _header_names(line) is not None
+
+
+def parse_tsv(
+    lines: list[str], numbers: list[int], start: int, terminal_width: int | None = None
+) -> tuple[ResultSet | None, int]:
+    """Read the batch result set whose header is `lines[start]` (`terminal_width`: the width a
+    terminal wrapped the paste at, when known)."""
+    header = lines[start]
+    if header.strip() == "Warnings:":
+        return _parse_warnings(lines, numbers, start)
+    if _header_names(header) is None:
+        return None, start + 1
+    expanded = "\t" not in header
+    j = start + 1
+    wrapped = 0
+    if expanded and not terminal_width:
+        terminal_width = _shared_width(lines, start)
+    mailed = False  # the header was wrapped by a mail client (so lines of one width are no cut)
+    while expanded and j < len(lines) and lines[j].strip() and "\t" not in lines[j]:
+        # A terminal cut keeps the tab stops; a mail client broke it at a space it may have dropped.
+        tries = [header + lines[j]] if _cut_by_terminal(lines[j - 1], terminal_width) else []
+        tries.append(to_tab_stop(header, TAB_SIZES[0]) + lines[j].lstrip(" "))
+        joined = next((t for t in tries if _joined_header(_header_names(t))), None)
+        if joined is None:
+            break
+        mailed = mailed or joined == tries[-1]
+        header = joined
+        wrapped += 1
+        j += 1
+    columns = unique_names(_header_names(header) or [])
+    tab = _tab_size(header) if expanded else 8
+    origin = len(header) - len(header.lstrip(" "))
+    count = len(columns)
+    notices: list[str] = []
+    ambiguous: list[int] = []
+    raw: list[tuple[str, int, list[str]]] = []  # (line, its number, fields)
+    while j < len(lines):
+        line = lines[j]
+        if not line.strip() and not raw and _row_follows(lines, j + 1, count, expanded):
+            j += 1  # an empty line between the header and the row (a double-spaced paste)
+            notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j - 1]}).")
+            continue
+        has_tab = "\t" in line
+        if not line.strip() and raw and not expanded and (resume := _resume_after_remark(lines, j, count)):
+            # A reply's comment typed between two rows: the rows go on after it.
+            remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
+            notices.append(
+                f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
+            )
+            j = resume
+            continue
+        if not line.strip() or line.strip() == "Warnings:" or (has_tab if expanded else not has_tab and count > 1):
+            break
+        if line == lines[start] and not raw:
+            j += 1  # the header line twice (a terminal repeated it while scrolling)
+            notices.append(f"Skipped a repeat of the header line (line {numbers[j - 1]}).")
+            continue
+        if starts_tsv(line):
+            break  # the header of the next result set (the client prints no empty line between)
+        if expanded:
+            fields, sure = split_expanded(line[origin:], count, tab)
+            k = j
+            joined, last = _unwrap_expanded(
+                lines, j, terminal_width, lambda t: len(split_expanded(t, count, tab)[0]) < count
+            )
+            if last > j:
+                more, more_sure = split_expanded(joined[origin:], count, tab)
+                # A true continuation keeps the tab stops: no field then holds a run of spaces.
+                if len(more) <= count and not any("  " in field for field in more):
+                    line, fields, sure, k = joined, more, more_sure, last
+            # (Lines all cut at one width were truncated, not wrapped: a row there stays short.)
+            short = len(fields) < count - 1 and (mailed or width(lines[k]) != terminal_width)
+            while len(fields) < count and _continues_expanded(lines, k + 1, clearly_short=short):
+                # A row a mail client broke at a space: its next field starts at the next tab stop.
+                joined = to_tab_stop(line, tab) + lines[k + 1].lstrip(" ")
+                more, more_sure = split_expanded(joined[origin:], count, tab)
+                if len(more) > count:
+                    break
+                line, fields, sure, k = joined, more, more_sure, k + 1
+            while (
+                len(fields) == count
+                and width(lines[k]) >= 40
+                and _continues_expanded(lines, k + 1, clearly_short=False)
+                and "  " not in lines[k + 1].strip()
+            ):
+                # The last value (Extra) broken at one of its spaces.
+                line = line.rstrip(" ") + " " + lines[k + 1].strip()
+                fields[-1] = fields[-1] + " " + lines[k + 1].strip()
+                k += 1
+            if not sure:
+                ambiguous.append(numbers[j])
+        else:
+            line, k = _unwrap(lines, j, count, terminal_width)
+            # The client never pads a field: leading spaces are indentation (of the header too,
+            # or of every line but the first when a selection started at the header's text).
+            line = line.lstrip(" ")
+            fields = line.split("\t")
+            # Spaces after the last field: a console copy padded the line to its width.
+            fields[-1] = fields[-1].rstrip(" ")
+        wrapped += k - j
+        raw.append((line, numbers[j], fields))
+        j = k + 1
+
+    # Lines cut at one width: the header stops before Extra, or two or more lines end at the
+    # longest width and a row there is short. (One short longest line is a stripped trailing tab.)
+    lengths = [len(header), *(len(line) for line, _, _ in raw)]
+    longest = max(lengths)
+    cut_lines = bool(missing_tail(columns)) or (
+        lengths.count(longest) > 1 and any(len(fields) < count and len(line) == longest for line, _, fields in raw)
+    )
+    rows = []
+    damaged: list[int] = []
+    damaged_lines: list[int] = []
+    filled: list[int] = []
+    for line, number, fields in raw:
+        short = len(fields) < count
+        if cut_lines and (short or len(line) == longest) and fields[-1] != "":
+            fields[-1] += CUT  # the line was cut: its last field may go on
+        elif len(fields) == count - 1 and columns[-1] == "extra":
+            fields.append("")
+            filled.append(number)
+        if len(fields) != count or (cut_lines and fields[-1].endswith(CUT)):
+            damaged.append(len(rows))
+            damaged_lines.append(number)
+        fields = (fields + [CUT] * count)[:count]
+        rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
+    if wrapped:
+        how = "cut by a terminal" if expanded else "wrapped"
+        notices.append(f"Rejoined {plural(wrapped, 'line')} of tab-separated output {how}.")
+    if expanded:
+        notices.append(f"Read tab-separated output whose tabs were expanded to spaces (tab stops every {tab} columns).")
+    if filled:
+        notices.append(
+            f"The last field on {describe_lines(filled)} was missing (a trailing tab was probably stripped); "
+            "took it as empty."
+        )
+    if ambiguous:
+        notices.append(
+            f"Fields on {describe_lines(ambiguous)} could be split more than one way after tab expansion; "
+            "check those rows."
+        )
+    result = ResultSet("tsv", columns, rows, numbers[start], notices=notices)
+    if cut_lines:
+        result.truncated = True
+        notices.append(
+            f"The tab-separated lines were truncated at {longest} characters: a field ending in '{CUT}' "
+            f"was cut short and a field that is only '{CUT}' is missing."
+        )
+    if damaged:
+        result.truncated = True
+        result.affected_rows = damaged
+        if not cut_lines:
+            notices.append(
+                f"{describe_lines(damaged_lines).capitalize()} {'does' if len(damaged_lines) == 1 else 'do'} "
+                f"not have the header's {count} fields: "
+                f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
+            )
+    return result, j
+
+
+def _joined_header(names: list[str] | None) -> bool:
+    """True when a header with a wrapped piece joined holds EXPLAIN column names, each once."""
+    return names is not None and EXPLAIN_COLUMNS.issuperset(names) and len(set(names)) == len(names)
+
+
+def to_tab_stop(text: str, tab: int) -> str:
+    """`text` without its trailing spaces, padded to the next tab stop (a tab always moves on)."""
+    text = text.rstrip(" ")
+    return text + " " * (tab - width(text) % tab)
+
+
+def _continues_expanded(lines: list[str], index: int, clearly_short: bool) -> bool:
+    """True when `lines[index]` is the rest of an expanded batch row, not a row of its own
+    (which starts with its id, a number or NULL, at the margin). A row short of two or more
+    fields goes on whatever the next line starts with."""
+    if index >= len(lines) or not lines[index].strip() or "\t" in lines[index] or starts_tsv(lines[index]):
+        return False
+    return clearly_short or not _ROW_START_RE.match(lines[index])
+
+
+def _resume_after_remark(lines: list[str], j: int, count: int) -> int | None:
+    """Index of the batch row (the header's number of tabs) that goes on after a short remark
+    between empty lines from `lines[j]`, or None."""
+    text = 0
+    for k in range(j, min(len(lines), j + 10)):
+        line = lines[k]
+        if not line.strip():
+            continue
+        if "\t" in line:
+            fits = line.count("\t") in (count - 1, count - 2) and not starts_tsv(line) and not lines[k - 1].strip()
+            return k if text and fits else None
+        text += 1
+    return None
+
+
+def _shared_width(lines: list[str], start: int) -> int | None:
+    """The widest line of the block from `start` to the next blank line, when two or more lines
+    are that wide: the width a terminal cut them at."""
+    widths = [width(lines[start])]
+    for line in lines[start + 1 : start + 10_000]:
+        if not line.strip() or starts_tsv(line):
+            break
+        widths.append(width(line))
+    widest = max(widths)
+    return widest if widths.count(widest) > 1 and widest >= 40 else None
+
+
+def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bool:
+    """True when `lines[index]` looks like a batch row of this header (tabs expanded or not)."""
+    if index >= len(lines) or not lines[index].strip() or starts_tsv(lines[index]):
+        return False
+    if expanded:
+        return "\t" not in lines[index] and lines[index][:1] != " "
+    return lines[index].count("\t") == count - 1
+
+
+def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
+    cut_at = width(line.expandtabs(8))
+    return cut_at == terminal_width or cut_at in USUAL_TERMINAL_WIDTHS
+
+
+def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None) -> tuple[str, int]:
+    """A batch row with the lines wrapped off it; returns it and the index of its last line.
+
+    A terminal cut the line at its width; a mail client broke it at a space and dropped it.
+    """
+    text = lines[start]
+    tabs = text.count("\t")
+    k = start + 1
+    while k < len(lines) and lines[k].strip() and not starts_tsv(lines[k]):
+        piece = lines[k]
+        more = piece.count("\t")
+        if tabs + more > count - 1 or (tabs == count - 1 and (more or width(lines[k - 1]) < 40)):
+            break
+        # A usual terminal width alone proves little: a break after an Extra item's `;` lost its space.
+        if _cut_by_terminal(lines[k - 1], terminal_width) and (terminal_width or not text.endswith(";")):
+            text += piece
+        else:
+            text = text.rstrip(" ") + " " + piece.lstrip(" ")
+        tabs += more
+        k += 1
+    return text, k - 1
+
+
+def _unwrap_expanded(
+    lines: list[str], start: int, terminal_width: int | None, partial: Callable[[str], bool]
+) -> tuple[str, int]:
+    """A row whose tabs became spaces, with the pieces a terminal cut off it (at its full width,
+    so the tab stops stay in place); `partial` tells a piece from a whole row. Returns the row
+    and the index of its last line."""
+    text = lines[start]
+    k = start + 1
+    while (
+        k < len(lines)
+        and lines[k].strip()
+        and "\t" not in lines[k]
+        and _cut_by_terminal(lines[k - 1], terminal_width)
+        and not starts_tsv(lines[k])
+        and partial(lines[k])
+    ):
+        text += lines[k]
+        k += 1
+    return text, k - 1
+
+
+def _parse_warnings(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet, int]:
+    rows = []
+    j = start + 1
+    while j < len(lines) and lines[j].count("\t") >= 2:
+        level, code, message = lines[j].split("\t", 2)
+        rows.append({"level": level, "code": code, "message": message})
+        j += 1
+    return ResultSet("tsv", ["level", "code", "message"], rows, numbers[start]), j
+
+
+def split_expanded(line: str, count: int, tab: int = 8) -> tuple[list[str], bool]:
+    """Split a row whose tabs became spaces into `count` fields (fewer if it has fewer).
+
+    A run of spaces is a separator when the text after it starts at a tab stop; it then
+    stands for one tab per tab stop it crosses (more than one means empty fields between).
+    Runs of two or more spaces are taken first; single spaces that end at a tab stop could be
+    inside a value, so only as many of them as the count needs are used. The flag is False
+    when that choice was a guess.
+    """
+    if not line.isascii():
+        # Tab stops count display columns: give each wide character a placeholder second column.
+        shadow = "".join(c + _FILL * (w - 1) for c, w in ((c, width(c)) for c in line))
+        fields, sure = _split_columns(shadow, count, tab)
+        return [f.replace(_FILL, "") for f in fields], sure
+    return _split_columns(line, count, tab)
+
+
+def _split_columns(line: str, count: int, tab: int) -> tuple[list[str], bool]:
+    strong: list[tuple[int, int, int]] = []  # (start, end, tabs)
+    weak: list[tuple[int, int, int]] = []
+    trailing_tabs = 0
+    for run in _SPACES_RE.finditer(line):
+        a, b = run.start(), run.end()
+        if a == 0:
+            continue
+        if b == len(line):
+            # Spaces at the very end: tabs before empty trailing fields, if they reach a tab stop.
+            trailing_tabs = (b // tab - a // tab) if b % tab == 0 else 0
+            continue
+        if b % tab:
+            continue
+        tabs = b // tab - a // tab
+        (strong if b - a >= 2 or tabs > 1 else weak).append((a, b, tabs))
+    need = count - 1 - trailing_tabs - sum(t for _, _, t in strong)
+    sure = need <= 0 or need == len(weak)
+    chosen = sorted(strong + weak[: max(need, 0)])
+    fields: list[str] = []
+    begin = 0
+    for a, b, tabs in chosen:
+        fields.append(line[begin:a])
+        fields.extend([""] * (tabs - 1))
+        begin = b
+    fields.append(line[begin:].rstrip(" "))
+    fields.extend([""] * trailing_tabs)
+    return fields, sure

@@ -1,0 +1,236 @@
+"""What the analysis partial shows, prepared from the `Analysis.to_dict()` dict.
+
+`build_view(analysis, raw_explain)` does the work a template should not: it pairs each
+annotation with the piece of cell text it explains, sorts findings by severity, builds the
+plan tree and the clean text copies, and highlights the query and the raw paste. No Django
+here: highlighted HTML comes back as plain strings the template tag marks safe.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from analyzer.insight import glossary
+from analyzer.model import Plan
+from analyzer.render.highlight import highlight_explain, highlight_query
+from analyzer.render.plan_tree import FlatNode, build_tree, count, flatten
+from analyzer.render.text import format_table, format_vertical
+
+SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
+# Columns whose long values (lists of keys, "; "-joined Extra items) may break after , and ;.
+WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
+_EXTRA_SPLIT = re.compile(r"(;\s*)")
+# A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
+# tooltips would make a 70 MB page); the raw text and the JSON keep them all.
+MAX_SHOWN_ROWS = 1000
+MAX_SHOWN_FINDINGS = 200
+MAX_FINDING_LINKS = 50
+
+
+@dataclass
+class Segment:
+    text: str
+    annotation: dict[str, Any] | None = None
+    tip_id: str = ""
+
+
+@dataclass
+class Cell:
+    column: str
+    value: str | None
+    numeric: bool
+    wraps: bool
+    segments: list[Segment] = field(default_factory=list)
+    chips: list[Segment] = field(default_factory=list)  # annotations whose text is not in the cell
+
+    @property
+    def is_null(self) -> bool:
+        return self.value is None
+
+
+@dataclass
+class RowView:
+    index: int
+    number: int
+    cells: list[Cell]
+    affected: bool
+    severity: str | None  # the worst severity among the row's annotations
+
+
+@dataclass
+class FindingView:
+    severity: str
+    message: str
+    kind: str
+    rows: list[tuple[int, str]]  # (row index, label such as "row 2 (e)")
+
+
+@dataclass
+class AnalysisView:
+    format: str
+    columns: list[tuple[str, bool]]  # (name, numeric)
+    rows: list[RowView]
+    findings: list[FindingView]
+    notices: list[str]
+    warnings: list[str]
+    truncated: bool
+    tree: list[FlatNode]
+    tree_size: int
+    clean_table: str
+    clean_vertical: str
+    query: str | None
+    query_html: str
+    raw_html: str
+    annotation_count: int
+    prefix: str
+    row_count: int = 0  # rows in the plan; `rows` holds the first MAX_SHOWN_ROWS of them
+    finding_count: int = 0  # findings in the analysis; `findings` holds the most severe ones
+
+
+def _worst(severities: list[str]) -> str | None:
+    return min(severities, key=lambda s: SEVERITY_ORDER.get(s, 9)) if severities else None
+
+
+def _is_numeric_column(values: list[str | None]) -> bool:
+    present = [v.strip() for v in values if v is not None and v.strip()]
+    return bool(present) and all(_NUMBER.match(v) for v in present)
+
+
+def _items(column: str, value: str) -> list[str]:
+    """The cell split into the pieces the glossary names: Extra items, or the whole value."""
+    return [p for p in _EXTRA_SPLIT.split(value) if p] if column == "extra" else [value]
+
+
+def _claims(annotation: dict[str, Any], column: str, item: str) -> bool:
+    text = item.strip()
+    if not text or text.startswith(";"):
+        return False
+    term = str(annotation.get("term") or "")
+    if term and term.strip().lower() == text.lower():
+        return True
+    slug = annotation.get("slug")
+    if slug:
+        entry = glossary.match(column, text)
+        return entry is not None and entry.slug == slug
+    return False
+
+
+def _cell(column: str, value: str | None, numeric: bool, annotations: list[dict[str, Any]], tip_ids) -> Cell:
+    cell = Cell(column=column, value=value, numeric=numeric, wraps=column in WRAPPING_COLUMNS)
+    if value is None:
+        cell.chips = [Segment(a.get("term") or a.get("title") or "", a, next(tip_ids)) for a in annotations]
+        return cell
+    pending = list(annotations)
+    for item in _items(column, value):
+        owner = next((a for a in pending if _claims(a, column, item)), None)
+        if owner is not None:
+            pending.remove(owner)
+            cell.segments.append(Segment(item, owner, next(tip_ids)))
+        else:
+            cell.segments.append(Segment(item))
+    cell.chips = [Segment(str(a.get("term") or a.get("title") or "note"), a, next(tip_ids)) for a in pending]
+    return cell
+
+
+def _row_label(index: int, rows: list[dict[str, Any]]) -> str:
+    table = rows[index].get("table") if 0 <= index < len(rows) else None
+    return f"row {index + 1} ({table})" if table else f"row {index + 1}"
+
+
+def _tip_ids(prefix: str):
+    n = 0
+    while True:
+        n += 1
+        yield f"{prefix}tip-{n}"
+
+
+def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "") -> AnalysisView:
+    columns: list[str] = [str(c) for c in analysis.get("columns") or []]
+    rows: list[dict[str, Any]] = analysis.get("rows") or []
+    annotations: list[dict[str, Any]] = analysis.get("annotations") or []
+    affected = set(analysis.get("affected_rows") or [])
+    tip_ids = _tip_ids(prefix)
+
+    by_cell: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    lower_columns = {c.lower(): c for c in columns}
+    fallback_column = lower_columns.get("extra") or (columns[-1] if columns else None)
+    for a in annotations:
+        column = str(a.get("column") or "").lower()
+        column = lower_columns.get(column, fallback_column)
+        if isinstance(a.get("row"), int) and column is not None:
+            by_cell.setdefault((a["row"], column), []).append(a)
+
+    numeric = {c: _is_numeric_column([row.get(c) for row in rows]) for c in columns}
+    row_views = []
+    for index, row in enumerate(rows[:MAX_SHOWN_ROWS]):
+        cells = [_cell(c, _as_text(row.get(c)), numeric[c], by_cell.get((index, c), []), tip_ids) for c in columns]
+        severities = [str(a.get("severity")) for c in columns for a in by_cell.get((index, c), [])]
+        row_views.append(RowView(index, index + 1, cells, index in affected, _worst(severities)))
+
+    findings = sorted(analysis.get("findings") or [], key=lambda f: SEVERITY_ORDER.get(f.get("severity"), 9))
+    finding_views = [
+        FindingView(
+            severity=str(f.get("severity") or "info"),
+            message=str(f.get("message") or ""),
+            kind=str(f.get("kind") or ""),
+            rows=[(r, _row_label(r, rows)) for r in _shown(f.get("rows"), len(row_views))],
+        )
+        for f in findings[:MAX_SHOWN_FINDINGS]
+    ]
+
+    nodes = build_tree(analysis)
+    tree = flatten(nodes)
+    for item in tree:
+        if item.node.row is not None and item.node.row >= len(row_views):
+            item.node.row = None  # no link to a row the page does not show
+    plan = Plan(
+        format=analysis.get("format") or "table",
+        columns=columns,
+        rows=[{c: _as_text(r.get(c)) for c in columns} for r in rows[:MAX_SHOWN_ROWS]],
+    )
+    query = analysis.get("query")
+    return AnalysisView(
+        format=str(analysis.get("format") or ""),
+        columns=[(c, numeric[c]) for c in columns],
+        rows=row_views,
+        findings=finding_views,
+        notices=[str(n) for n in analysis.get("notices") or []],
+        warnings=[str(w) for w in analysis.get("warnings") or []],
+        truncated=bool(analysis.get("truncated")),
+        tree=tree,
+        tree_size=count(nodes),
+        clean_table=format_table(plan) if rows else "",
+        clean_vertical=format_vertical(plan) if rows else "",
+        query=query,
+        query_html=highlight_query(query, _table_rows(rows[:MAX_SHOWN_ROWS])) if query else "",
+        raw_html=highlight_explain(raw_explain) if raw_explain else "",
+        annotation_count=len(annotations),
+        prefix=prefix,
+        row_count=len(rows),
+        finding_count=len(findings),
+    )
+
+
+def _shown(indexes: Any, shown_rows: int) -> list[int]:
+    """The row indexes a finding concerns that have a row on the page, at most MAX_FINDING_LINKS."""
+    valid = [r for r in indexes or [] if isinstance(r, int) and 0 <= r < shown_rows]
+    return valid[:MAX_FINDING_LINKS]
+
+
+def _as_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return str(value)
+
+
+def _table_rows(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Lower-cased table name (or alias) -> the first row that reads it."""
+    tables: dict[str, int] = {}
+    for index, row in enumerate(rows):
+        name = row.get("table")
+        if isinstance(name, str) and name.strip():
+            tables.setdefault(name.strip().lower(), index)
+    return tables

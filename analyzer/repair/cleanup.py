@@ -1,0 +1,527 @@
+"""Line-level repairs of a pasted EXPLAIN, before any format is recognised.
+
+`clean(text)` undoes what editors, mail clients, chats and terminal sessions do to a paste:
+line endings, non-breaking and invisible spaces, markdown fences (also typed on the paste's
+own lines), double spacing, `> ` quoting (also split off a line by a mail client), line
+numbers, uniform indentation, client prompts (whose statement becomes the query) and the
+client's status lines; `analyzer.repair.decorations` adds the decoding of HTML-escaped,
+quoted-printable and `\\n`-escaped pastes and of tables flattened onto one line, and the removal
+of log prefixes, logger quotes, continuation backslashes and wrap marks. Every repair is
+reported as a sentence in `Cleaned.notices`.
+
+Lines are only dropped where a repair joins or removes them (`Cleaned.numbers` keeps each
+line's number in the original paste, for messages); prompt and status lines become empty
+lines, so result sets printed one after the other stay apart. `Cleaned.margins` keeps the
+width of the quoting taken off each line, which the table reader needs to rejoin lines a
+terminal wrapped after the quoting was there.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from analyzer.repair.decorations import (
+    decode_quoted_printable,
+    split_flattened_tables,
+    strip_decorations,
+    unescape_html,
+    unescape_newlines,
+)
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
+from analyzer.wording import describe_lines, plural
+
+# Spaces that chat apps, word processors and web pages put in place of ASCII spaces.
+_ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f"
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+_SPACE_TABLE = {ord(c): " " for c in _ODD_SPACES} | {ord(c): None for c in _INVISIBLE}
+
+# A fence line holds nothing but the fence and a language name (```` ```sql ````); a fence
+# followed by output on the same line is cut off that line instead.
+_FENCE_RE = re.compile(r"^\s*(?:```+|~~~+)[ \t]*[\w+.#-]{0,30}[ \t]*$")
+# A line that only opens or closes a block in wiki, forum or HTML markup: `{noformat}`,
+# `{code:sql}`, `[code]`, `<pre>`.
+_MARKUP_FENCE_RE = re.compile(
+    r"^\s*(?:\{(?:noformat|code|panel|quote)(?::[^}\n]{0,100})?\}|\[/?(?:code|quote|pre)(?:=[\w-]{1,20})?\]"
+    r"|</?(?:pre|code)\b[^>\n]{0,100}>)+\s*$",
+    re.IGNORECASE,
+)
+_INLINE_OPEN_RE = re.compile(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u2500-\u257f]|id\s)")
+_INLINE_FENCE_RE = re.compile(r"(?<=\S)([ \t]*)(?:```|~~~)\s*$")
+_QUOTE_RE = re.compile(r"^(?:> ?)+")
+_TABLE_STARTS = "+|┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃"  # first characters of the lines of an ASCII or Unicode box
+_OPEN_TAG_RE = re.compile(r"<[A-Za-z/][^<> ]{0,20}$")  # a line cut inside an HTML tag (`…<TD`)
+_LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
+_NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)  # two numbered lines
+# What a numbered line must start with, after its number, for the numbering to be believed:
+# the start of some EXPLAIN output, so that TSV rows starting with ids 1, 2, 3 are left alone.
+_OUTPUT_START_RE = re.compile(r"^\s*(?:[+|*{>]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
+
+_PROMPT_RE = re.compile(
+    r"^\s*(?:(?:mysql|mariadb|MariaDB|MySQL|MYSQL|[\w.-]{1,64}@[\w.-]{1,255})"
+    r"(?: ?\[[^\]\n]{0,200}\])?(?: ?\([^)\n]{0,200}\))?> ?"
+    r"|MySQL\s[^>\n]{0,200}\s(?:SQL|JS|Py) ?> ?)"  # MySQL Shell
+)
+_CONTINUATION_RE = re.compile(r"^\s*(?:->|'>|\">|`>|/\*>) ?")
+_EXPLAIN_RE = re.compile(
+    r"^\s*(?:EXPLAIN|DESCRIBE|DESC|ANALYZE)\b(?:\s+(?:EXTENDED|PARTITIONS|ANALYZE|FORMAT\s*=\s*\w+))*\s*",
+    re.IGNORECASE,
+)
+_BARE_STATEMENT_RE = re.compile(
+    r"^\s*(?:EXPLAIN|ANALYZE|DESCRIBE)\s+(?:(?:EXTENDED|PARTITIONS|ANALYZE|FORMAT\s*=\s*'?\w+'?)\s+)*"
+    r"(?:SELECT\b|WITH\b|UPDATE\b|DELETE\b|INSERT\b|REPLACE\b|TABLE\b|\()",
+    re.IGNORECASE,
+)
+# A MySQL tree line (`-> Table scan on t  (cost=…)`): plan output, never a statement's continuation.
+_TREE_LINE_RE = re.compile(r"^\s*->\s.*\((?:cost|actual time|actual rows|never executed)")
+_FOOTER_RE = re.compile(
+    r"^\s*(?:(\d+) rows? in set\b|Empty set\b|Query OK\b|Rows matched: \d|Records: \d|Bye\s*$|"
+    r"Current database: |No connection\. Trying)",
+    re.IGNORECASE,
+)
+_NOTE_RE = re.compile(r"^\s*(?:Note|Warning|Error) \(Code \d+\): (.*)$")
+_OUTPUT_LINE_RE = re.compile(r"^\s*(?:\+[-+]|\||\*{5}|\{|[\u2500-\u257f])")
+_FOR_CONNECTION_RE = re.compile(r"FOR\s+CONNECTION\b", re.IGNORECASE)
+_TERMINATOR_RE = re.compile(r"(?:;|\\[Gg])\s*$")
+
+
+@dataclass
+class Cleaned:
+    lines: list[str]
+    numbers: list[int]
+    margins: list[int]  # per line, the width of the quoting removed from it
+    notices: list[str] = field(default_factory=list)
+    query: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    row_counts: list[tuple[int, int]] = field(default_factory=list)  # (line index, N) of `N rows in set`
+    queries: list[tuple[int, str]] = field(default_factory=list)  # (line index, SQL) of each EXPLAIN typed
+    terminal_width: int | None = None  # the width a terminal wrapped lines at, when known
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def clean(text: str) -> Cleaned:
+    """Apply every line-level repair to `text`; see the module docstring."""
+    notices: list[str] = []
+    text = _fix_line_endings(text, notices)
+    text = decode_quoted_printable(text, notices)
+    text = unescape_newlines(text, notices)
+    text = split_flattened_tables(text, notices)
+    text = unescape_html(text, notices)
+    text = _fix_spaces(text, notices)
+    lines = text.split("\n")
+    # Long runs of empty lines mean no more than three do (a wrapped table may hold pieces of spaces).
+    numbers = [
+        n for n in range(1, len(lines) + 1) if n < 4 or lines[n - 1] or lines[n - 2] or lines[n - 3] or lines[n - 4]
+    ]
+    if len(numbers) < len(lines):
+        lines = [lines[n - 1] for n in numbers]
+    lines, numbers = _drop_fences(lines, numbers, notices)
+    kept = _undouble(lines, notices)
+    undoubled = kept is not None
+    if kept is not None:
+        lines, numbers = [lines[i] for i in kept], [numbers[i] for i in kept]
+    lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
+    lines = _dedent(lines, notices, quoted_only=True)  # an indented quote: the quoting comes off next
+    lines, margins = _strip_quoting(lines, notices)
+    if _NUMBERED_RE.search("\n".join(lines)):
+        numbered = _strip_line_numbers(lines, numbers, notices)
+        if numbered is not lines:
+            # Numbers put on quoted lines: the quoting comes off after them.
+            lines, more = _strip_quoting(numbered, notices)
+            margins = [a + b for a, b in zip(margins, more, strict=True)]
+    lines, more = strip_decorations(lines, notices)
+    margins = [a + b for a, b in zip(margins, more, strict=True)]
+    # Quoted or numbered lines hid the empty ones from the first look.
+    kept = None if undoubled else _undouble(lines, notices)
+    if kept is not None:
+        lines, numbers, margins = ([seq[i] for i in kept] for seq in (lines, numbers, margins))
+    lines = _dedent(lines, notices)
+    result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices)
+    result.terminal_width = terminal_width(lines, margins)
+    _take_prompts(result)
+    _take_footers(result)
+    return result
+
+
+def _fix_line_endings(text: str, notices: list[str]) -> str:
+    if "\r" not in text:
+        return text
+    crlf = text.count("\r\n")
+    text = text.replace("\r\n", "\n")
+    lone = text.count("\r")
+    if crlf:
+        notices.append("Converted Windows (CRLF) line endings.")
+    if lone:
+        notices.append(f"Treated {plural(lone, 'lone carriage return')} as line breaks.")
+        text = text.replace("\r", "\n")
+    return text
+
+
+def _fix_spaces(text: str, notices: list[str]) -> str:
+    if text.isascii():
+        return text
+    odd = sum(text.count(c) for c in _ODD_SPACES)
+    invisible = sum(text.count(c) for c in _INVISIBLE)
+    if not odd and not invisible:
+        return text
+    if odd:
+        notices.append(f"Replaced {plural(odd, 'non-breaking space')} with ordinary spaces.")
+    if invisible:
+        notices.append(f"Removed {plural(invisible, 'invisible character')} (zero-width spaces or byte-order marks).")
+    return text.translate(_SPACE_TABLE)
+
+
+def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Drop markdown fence lines, and fences typed on the first or last line of the paste itself."""
+    fences = [
+        i
+        for i, line in enumerate(lines)
+        if (line.lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(line))
+        or (line.lstrip()[:1] in ("{", "[", "<") and _MARKUP_FENCE_RE.match(line))
+    ]
+    dropped = set(fences)
+    inline = 0
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if ("```" in line or "~~~" in line) and i not in dropped:
+            fixed = _INLINE_FENCE_RE.sub(r"\1", _INLINE_OPEN_RE.sub(r"\1", line))
+            if fixed != line:
+                out[i] = fixed
+                inline += 1
+    if inline:
+        notices.append(f"Removed markdown fences typed on the same line as the paste ({plural(inline, 'line')}).")
+    if not fences:
+        return out, numbers
+    where = ", ".join(str(numbers[i]) for i in fences[:6])
+    notices.append(f"Removed code fence lines of markdown, wiki or forum markup (line {where}).")
+    kept = [i for i in range(len(lines)) if i not in dropped]
+    return [out[i] for i in kept], [numbers[i] for i in kept]
+
+
+def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
+    """The indexes of the lines to keep when a chat or word processor put an empty line after
+    every line (a double-spaced paste), else None. Then every gap between two filled lines is
+    odd: one empty line, or three where the paste had one of its own (one is kept)."""
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    gaps = [b - a - 1 for a, b in itertools.pairwise(filled)]
+    singles = gaps.count(1)
+    odd = sum(gap % 2 for gap in gaps)
+    if singles < 2 or odd < 0.8 * len(gaps):
+        return None
+    notices.append(f"Removed the empty line after every line ({plural(singles, 'line')}): the paste was double-spaced.")
+    kept = []
+    run: list[int] = []
+    for i, line in enumerate(lines):
+        if line.strip():
+            kept.extend(run[: len(run) // 2])
+            run = []
+            kept.append(i)
+        else:
+            run.append(i)
+    kept.extend(run[: len(run) // 2])
+    return kept
+
+
+def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Rejoin a table line that a mail client moved off its `> ` quoting or its indentation.
+
+    A border has no spaces (nor has a batch line or a row marker many), so a mail client
+    wrapping a quoted or indented one breaks right after the prefix, dropping the space there:
+    `>` (or blanks) alone, then the line at column 0. The prefix goes back in front of the line.
+    """
+    broken = [
+        i
+        for i in range(len(lines) - 1)
+        if lines[i]
+        and not lines[i].strip("> \t")
+        and lines[i + 1][:1]
+        and (lines[i + 1][0] in _TABLE_STARTS or "\t" in lines[i + 1] or lines[i + 1].startswith("*****"))
+    ]
+    if not broken:
+        return lines, numbers
+    moved = {i + 1 for i in broken}
+    indents = Counter(
+        len(line) - len(line.lstrip(" "))
+        for k, line in enumerate(lines)
+        if k not in moved and line.lstrip(" ")[:1] in _TABLE_STARTS
+    )
+    out = list(lines)
+    for i in broken:
+        indent = indents.most_common(1)[0][0] if indents else len(out[i]) + 1
+        prefix = out[i].rstrip() + " " if ">" in out[i] else " " * indent
+        out[i + 1] = prefix + out[i + 1]
+    notices.append(
+        f"Rejoined {plural(len(broken), 'table line')} that a mail client split from its quoting or indentation."
+    )
+    dropped = set(broken)
+    kept = [i for i in range(len(lines)) if i not in dropped]
+    return [out[i] for i in kept], [numbers[i] for i in kept]
+
+
+def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
+    out = list(lines)
+    margins = [0] * len(lines)
+    quoted = 0
+    for i, line in enumerate(lines):
+        if line[:1] == ">" and not (i and _OPEN_TAG_RE.search(lines[i - 1])):
+            # (A line right after an open `<TD` is the rest of a wrapped HTML tag, not a quote.)
+            margin = margins[i] = _QUOTE_RE.match(line).end()
+            out[i] = line[margin:]
+            quoted += 1
+    if quoted:
+        notices.append(f"Removed '> ' e-mail quoting from {plural(quoted, 'line')}.")
+    return out, margins
+
+
+def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]) -> list[str]:
+    """Remove `12 | `, `12: `, `  12 ` prefixes from runs of consecutively numbered lines."""
+    out = list(lines)
+    stripped_total = 0
+    first_line = None
+    i = 0
+    n = len(lines)
+    while i < n:
+        match = _LINE_NUMBER_RE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        run = [match]
+        j = i + 1
+        while j < n:
+            nxt = _LINE_NUMBER_RE.match(lines[j])
+            if not nxt or int(nxt.group(1)) != int(run[-1].group(1)) + 1:
+                break
+            run.append(nxt)
+            j += 1
+        contents = _unnumbered(lines[i:j], run)
+        if len(run) >= 2 and any(_OUTPUT_START_RE.match(c) for c in contents):
+            out[i:j] = contents
+            stripped_total += len(run)
+            if first_line is None:
+                first_line = numbers[i]
+        i = j
+    if not stripped_total:
+        return lines
+    notices.append(f"Removed line numbers from {plural(stripped_total, 'line')} (from line {first_line}).")
+    return out
+
+
+def _unnumbered(lines: list[str], matches: list[re.Match]) -> list[str]:
+    """The lines without their numbers. The separator after the number is the shortest one every
+    line has (`  2 | id` in a vim-style paste only loses `  2 `, since `  1 +---` shows the style)."""
+    seps = {m.string[m.end(1) : m.end()] for m in matches if m.end() < len(m.string)}
+    digits_ends = [m.end(1) for m in matches]
+    for sep in sorted(seps, key=len):
+        if all(line.startswith(sep, end) or end == len(line) for line, end in zip(lines, digits_ends, strict=True)):
+            return [line[end + len(sep) :] for line, end in zip(lines, digits_ends, strict=True)]
+    return [line[m.end() :] for line, m in zip(lines, matches, strict=True)]
+
+
+def _dedent(lines: list[str], notices: list[str], quoted_only: bool = False) -> list[str]:
+    """Remove the leading whitespace (spaces or tabs) that every non-empty line shares
+    (with `quoted_only`, only when that uncovers `>` quoting)."""
+    for line in lines:
+        if line and line[0] not in " \t" and line.strip():
+            return lines  # a line without indentation: nothing is shared
+    leads = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
+    if not leads:
+        return lines
+    common = os.path.commonprefix([min(leads), max(leads)])
+    if not common or quoted_only and not any(line.startswith(">", len(common)) for line in lines):
+        return lines
+    spaces = common.count(" ")
+    tabs = len(common) - spaces
+    what = " and ".join(
+        part for part in (plural(tabs, "tab") if tabs else "", plural(spaces, "space") if spaces else "") if part
+    )
+    notices.append(f"Removed an indentation of {what} from every line.")
+    size = len(common)
+    return [line[size:] for line in lines]
+
+
+def terminal_width(lines: list[str], margins: list[int]) -> int | None:
+    """The width a terminal wrapped the paste at, if a table border or a `*** N. row ***` line
+    split over two lines shows it.
+
+    Quoting counts when it was there before the wrap: then only the first piece carries it. A
+    mark an editor put before the continuation (a larger margin there) does not shorten the first.
+    """
+    for i in [i for i, line in enumerate(lines[:-1]) if "+-" in line or "*****" in line]:
+        line = lines[i].rstrip()
+        nxt = lines[i + 1].rstrip()
+        if not nxt:
+            continue
+        border = line.startswith("+-") and not line.strip("+-") and not nxt.strip("+-")
+        if border and (not line.endswith("+") or nxt[0] == "-"):
+            return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
+        if ". row " in line and line.lstrip()[:5] == "*****" and not nxt.strip("*"):
+            return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
+    return None
+
+
+def _prompt_gap(used: int, previous: str, nxt: str, wrap_width: int) -> int:
+    """Spaces lost where a statement typed at a prompt was wrapped onto `nxt`, when the terminal
+    line so far (ending with `previous`) is `used` columns wide.
+
+    A terminal cut it at its width (`wrap_width` when the paste shows it, else a usual terminal
+    width) and trailing spaces may have been dropped; a mail client broke it at a space and
+    dropped that space.
+    """
+    wide_next = screen_width(nxt[:1]) == 2  # a wide character that did not fit went whole to the next line
+    for terminal in (wrap_width, *USUAL_TERMINAL_WIDTHS):
+        if terminal and used in (terminal, terminal - 1):
+            return 0 if wide_next else terminal - used
+    if previous.endswith(" ") or nxt.startswith(" "):
+        return 0
+    return 1
+
+
+def statement_query(statement: str) -> str | None:
+    """The SQL of an EXPLAIN/ANALYZE/DESCRIBE statement, without that keyword or terminator."""
+    match = _EXPLAIN_RE.match(statement)
+    if not match or match.end() == 0:
+        return None
+    sql = _TERMINATOR_RE.sub("", statement[match.end() :]).strip()
+    if _FOR_CONNECTION_RE.match(sql):
+        return None  # MySQL's EXPLAIN FOR CONNECTION names a session, not a statement
+    return sql or None
+
+
+def _take_prompts(result: Cleaned) -> None:
+    """Blank out prompt lines and their statement's continuation lines; keep the EXPLAIN's SQL.
+
+    A statement the client answered with an `ERROR` line is not the query of the output.
+    """
+    lines = result.lines
+    n = len(lines)
+    prompts = 0
+    bare_lines: list[int] = []  # numbers of the lines of statements typed without a prompt, not reported yet
+    j = 0
+    candidates = [i for i, line in enumerate(lines) if ">" in line or line.lstrip()[:1] in "EeAaDd"]
+    for i in candidates:
+        if i < j:
+            continue
+        line = lines[i]
+        match = _PROMPT_RE.match(line) if ">" in line else None
+        bare = None if match or line.lstrip()[:1] not in "EeAaDd" else _BARE_STATEMENT_RE.match(line)
+        if not match and not bare:
+            continue
+        pieces = [(line[match.end() :] if match else line.strip(), "first")]
+        lines[i] = ""
+        j = i + 1
+        while j < n and j - i < 500 and not _ended(pieces):
+            nxt = lines[j]
+            if _TREE_LINE_RE.match(nxt) or (not match and nxt.lstrip().startswith("->")):
+                break
+            cont = _CONTINUATION_RE.match(nxt) if match else None
+            if cont:
+                pieces.append((nxt[cont.end() :], "typed"))
+            elif not nxt.strip() or _OUTPUT_LINE_RE.match(nxt) or _PROMPT_RE.match(nxt) or "\t" in nxt:
+                break
+            else:
+                pieces.append((nxt, "wrapped" if match else "typed"))
+            lines[j] = ""
+            j += 1
+        if match:
+            prompts += 1
+        statement = _join_statement(result, i, line, pieces)
+        query = statement_query(statement)
+        after = next((k for k in range(j, min(n, j + 5)) if lines[k].strip()), None)
+        taken = False
+        if query and (after is None or not lines[after].lstrip().startswith("ERROR")):
+            result.queries.append((i, query))
+            if result.query is None:
+                result.query = query
+                if not match:
+                    taken = True
+                    result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
+        if not match and not taken:
+            bare_lines.extend(result.numbers[i:j])
+    if prompts:
+        result.notices.append(f"Removed {plural(prompts, 'client prompt')} and the statements typed there.")
+    if bare_lines:
+        result.notices.append(
+            f"Removed {plural(len(bare_lines), 'line')} of EXPLAIN statements typed without a prompt "
+            f"({describe_lines(bare_lines)})."
+        )
+
+
+def _ended(pieces: list[tuple[str, str]]) -> bool:
+    """True when the statement ends with `;`, `\\G` or `\\g` (which a wrap may have split)."""
+    tail = (pieces[-2][0][-2:] if len(pieces) > 1 else "") + pieces[-1][0]
+    return _TERMINATOR_RE.search(tail) is not None
+
+
+def _join_statement(result: Cleaned, start: int, prompt_line: str, pieces: list[tuple[str, str]]) -> str:
+    """The statement typed at the prompt on line `start`, from its pieces: `typed` ones after a
+    continuation prompt (or a line break) join with a space, `wrapped` ones put back what the
+    terminal or mail client dropped. The terminal's width is the one the cleanup saw, else the
+    width three or more wrapped lines share."""
+    physical = [prompt_line] + [text for text, _ in pieces[1:]]
+    widths = [screen_width(text) + result.margins[start + k] for k, text in enumerate(physical[:-1])]
+    wrap_width = result.terminal_width
+    # Two pieces of one width can be a mail client's chance; three are a terminal's edge, unless
+    # other pieces stop well short of it (a mail client wrapped the terminal's lines again).
+    if (
+        not wrap_width
+        and len(widths) > 2
+        and widths.count(max(widths)) > 2
+        and all(w >= max(widths) - 1 for w in widths[1:-1])
+    ):
+        wrap_width = max(widths)
+    statement = pieces[0][0]
+    line_used = widths[0] if widths else 0  # columns of the current terminal line so far
+    for k, (text, kind) in enumerate(pieces[1:], 1):
+        if kind == "typed":
+            statement += " " + text
+            line_used = screen_width(text)
+            continue
+        margin = result.margins[start + k - 1] - result.margins[start + k]
+        gap = _prompt_gap(line_used - result.margins[start + k], physical[k - 1], text, wrap_width or 0)
+        cut_at = line_used - result.margins[start + k] + gap
+        if cut_at == wrap_width or cut_at in USUAL_TERMINAL_WIDTHS:
+            result.terminal_width = result.terminal_width or cut_at
+            line_used = screen_width(text) + result.margins[start + k]  # a new terminal line
+        else:
+            line_used += gap + screen_width(text) - margin  # a mail break inside the terminal line
+        statement += " " * gap + text
+    return statement
+
+
+def _continues_note(line: str) -> bool:
+    return bool(line.strip()) and not (
+        _NOTE_RE.match(line) or _FOOTER_RE.match(line) or _PROMPT_RE.match(line) or _OUTPUT_LINE_RE.match(line)
+    )
+
+
+def _take_footers(result: Cleaned) -> None:
+    lines = result.lines
+    footers = 0
+    for i in [i for i, line in enumerate(lines) if line[:1] not in "|+-{*"]:
+        line = lines[i]
+        note = _NOTE_RE.match(line)
+        if note:
+            # The message may go on over lines a mail client or terminal wrapped.
+            message = note.group(1).strip()
+            k = i + 1
+            while k < len(lines) and _continues_note(lines[k]):
+                message += " " + lines[k].strip()
+                lines[k] = ""
+                k += 1
+            result.warnings.append(message)
+            lines[i] = ""
+        elif footer := _FOOTER_RE.match(line):
+            lines[i] = ""
+            footers += 1
+            if footer.group(1) is not None:
+                result.row_counts.append((i, int(footer.group(1))))
+            elif footer.group(0).lstrip().lower().startswith("empty set"):
+                result.row_counts.append((i, 0))
+    if footers:
+        result.notices.append(f"Removed {plural(footers, 'client status line')} such as 'N rows in set'.")

@@ -1,0 +1,343 @@
+"""Repairs for what tools add around every line of a paste, and for HTML escaping.
+
+- `decode_quoted_printable`: a mail copied with its transfer encoding (`=` at the end of lines
+  cut at 76 characters, `=C2=A0` for a non-breaking space).
+- `unescape_html`: a paste copied from the source of a web page or a rich-text field arrives
+  with `&lt;derived2&gt;`, `&amp;`, `&quot;`, `&#39;` and `&nbsp;`. The entities are decoded only
+  when the paste is clearly escaped (no raw `<` anywhere), since a real statement or cell may
+  hold text such as `&amp;`.
+- `strip_decorations`: log prefixes (`2024-05-01 10:00:00 [Note] `, the MySQL 8 error log's
+  `…Z 0 [Note] [MY-010000] [Server] `, syslog's `May  1 10:00:00 host mysqld[12]: `, chat
+  logs' `[10:01] <nick> `), lines a logger wrapped in quotes (`"| 1 | SIMPLE |…",`), shell
+  continuation backslashes at the end of each line, and the marker some terminals and editors
+  put where they wrapped a line (`↵`, or `\\` in the last column).
+
+Each returns what it changed as notices; `strip_decorations` also returns the width taken off
+the left of each line, which a terminal counted when it wrapped the lines.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import quopri
+import re
+
+from analyzer.repair.textwidth import width
+from analyzer.wording import plural
+
+_FLAT_BORDER_RE = re.compile(r"(\+(?:-{2,}\+){2,})")
+# A cell border: a `|` with a space on at least one side (`ref|filter` holds one with none).
+_FLAT_SPLIT_RE = re.compile(r"(?<= )\||\|(?= )|^\||\|$")
+_QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
+_QP_UTF8_RE = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
+_QP_TRAILING_RE = re.compile(r"=(?:20|09)$", re.MULTILINE)
+_BACKSLASH_RE = re.compile(r"\\(.)")
+_BACKSLASH_CHARS = {"n": "\n", "t": "\t", "r": ""}
+# Table, vertical or batch output, once the escapes are gone.
+_ESCAPED_OUTPUT_RE = re.compile(r"(?m)^\s*(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
+_ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
+
+# Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
+_WRAPPER_TAG_RE = re.compile(r"</?(?:pre|code|br|p|div|span)\b[^<>\n]{0,100}>", re.IGNORECASE)
+_TIMESTAMP_RE = re.compile(
+    r"^[ \t]*(?:"
+    r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?"  # ISO, MySQL logs
+    r"|\d{6} {1,2}\d{1,2}:\d\d:\d\d"  # MySQL 5.5 error log: 240501 10:00:00
+    r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d"  # syslog: May  1 10:00:00
+    r"|\[\d{1,2}:\d\d(?::\d\d)?(?: ?[AP]M)?\]"  # chat logs: [10:01], [10:01:22 PM]
+    r")"
+)
+# What log formats print after the time: a thread id before a `[level]`, `[Note]`, `[MY-010000]`,
+# `[Server]`, a syslog `program[pid]:`, a chat `<nick>`.
+_LOG_TOKEN_RE = re.compile(r"[ \t]+(?:\d+(?= \[)|\[[^\]\n]{1,40}\]|[\w./-]{1,64}\[\d+\]:|<[^>\n]{1,40}>)")
+# A syslog host and program (`db1 mysqld:`): up to three words before the content.
+_HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
+_QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
+_WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
+_MARK_ENDS = _WRAP_MARKS + "\\"
+# What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
+_SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
+SAMPLE = 200
+
+
+def split_flattened_tables(text: str, notices: list[str]) -> str:
+    """A client table whose line breaks were lost (pasted into a page or a chat that renders it
+    as a paragraph, then copied back): borders, header and rows follow each other on one line.
+    The borders give the number of columns; a row ends where its last `|` meets the next row's
+    first (`| |`), checked against that count, else the line is left as it is."""
+    if "+--" not in text:
+        return text
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        if len(line) < 60 or line.count("+--") < 4 or line.count("|") < 6:
+            continue
+        rebuilt = _unflatten(line)
+        if rebuilt is not None:
+            lines[i] = rebuilt
+            changed += 1
+    if not changed:
+        return text
+    notices.append(f"Put {plural(changed, 'table')} pasted on one line (its line breaks lost) back on its lines.")
+    return "\n".join(lines)
+
+
+def _unflatten(line: str) -> str | None:
+    parts = _FLAT_BORDER_RE.split(line)
+    borders = parts[1::2]
+    if len(borders) < 2 or len({border.count("+") for border in borders}) != 1:
+        return None
+    count = borders[0].count("+") - 1
+    out = [parts[0].rstrip()] if parts[0].strip() else []
+    for k, segment in enumerate(parts[2::2]):
+        out.append(borders[k])
+        cells = _FLAT_SPLIT_RE.split(segment.strip())
+        if segment.strip() == "":
+            continue
+        if k == len(borders) - 1:  # text after the last border
+            out.append(segment.strip())
+            break
+        if cells[0] != "" or cells[-1] != "" or (len(cells) - 1) % (count + 1) != 0:
+            return None
+        for start in range(1, len(cells) - 1, count + 1):
+            row = cells[start : start + count]
+            if start + count < len(cells) - 1 and cells[start + count].strip():
+                return None  # the gap between two rows holds text: not a row boundary
+            out.append("| " + " | ".join(cell.strip() for cell in row) + " |")
+    return "\n".join(out)
+
+
+def decode_quoted_printable(text: str, notices: list[str]) -> str:
+    """`text` decoded from the quoted-printable encoding of a raw mail (soft line breaks `=` at
+    the end of lines of at most 76 characters, `=C2=A0`, `=3D`), when it clearly is that."""
+    if "=" not in text or not text.isascii():
+        return text
+    soft = [line for line in text.split("\n") if line.endswith("=") and len(line) <= 76]
+    # `rows=12` is no escape. Sure signs of the encoding: a soft break at the 76-character
+    # limit, soft breaks near it, escaped UTF-8 sequences, an escaped space at the end of a line (`Extra:=20`); two
+    # weaker ones together: a soft break and an escaped `=` (`=3D`).
+    sure = (
+        # Encoders cut at 76 characters, inside a word (a mail client breaks at a space: `a =`).
+        any(len(line) >= 73 and line[-2:-1] not in (" ", "\t") for line in soft)
+        or (len(soft) >= 2 and max(map(len, soft)) >= 60)
+        or _QP_UTF8_RE.search(text)
+        or _QP_TRAILING_RE.search(text)
+    )
+    if not sure and bool(soft) + ("=3D" in text) < 2:
+        return text
+    escapes = _QP_ESCAPE_RE.findall(text)
+    raw = quopri.decodestring(text.encode("ascii"))
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        decoded = raw.decode("latin-1")
+    notices.append(
+        f"Decoded the quoted-printable encoding of a raw e-mail ({plural(len(soft), 'soft line break')}, "
+        f"{plural(len(escapes), 'escaped character')})."
+    )
+    return decoded
+
+
+def unescape_newlines(text: str, notices: list[str]) -> str:
+    """A result set logged as one string with its line breaks escaped (`"+---+\\n| id |…"` in a
+    JSON log line or a program's output) back on its lines. Only strings that hold a table
+    border, a `|` row, a row marker or a batch header once unescaped are touched (a batch
+    JSON plan is escaped the same way and has its own reader)."""
+    if "\\n" not in text:
+        return text
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        if line.count("\\n") < 2:
+            continue
+        span = _escaped_string(line)
+        if span:
+            try:
+                inner = json.loads(line[span[0] : span[1]])
+            except ValueError:
+                continue
+            before, after = line[: span[0]], line[span[1] :]
+        else:
+            inner = _BACKSLASH_RE.sub(lambda m: _BACKSLASH_CHARS.get(m.group(1), m.group(1)), line)
+            before = after = ""
+        if not _ESCAPED_OUTPUT_RE.search(inner):
+            continue
+        lines[i] = "\n".join(part for part in (before, inner, after) if part.strip())
+        changed += 1
+    if not changed:
+        return text
+    notices.append(f"Unescaped the line breaks (\\n) of output logged as {plural(changed, 'string')}.")
+    return "\n".join(lines)
+
+
+def _escaped_string(line: str) -> tuple[int, int] | None:
+    """Start and end of the first double-quoted string in `line` that holds a `\\n` escape
+    (one pass: a regex would backtrack over every escaped quote)."""
+    start = None
+    newline = False
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if char == "\\":
+            newline = newline or (start is not None and line[i + 1 : i + 2] == "n")
+            i += 2
+            continue
+        if char == '"':
+            if start is None:
+                start = i
+            elif newline:
+                return start, i + 1
+            else:
+                start = None
+        i += 1
+    return None
+
+
+def unescape_html(text: str, notices: list[str]) -> str:
+    """`text` with its HTML entities decoded, when the whole paste was HTML-escaped."""
+    if "&" not in text or "<" in _WRAPPER_TAG_RE.sub("", text):
+        return text
+    entities = _ENTITY_RE.findall(text)
+    if not entities:
+        return text
+    count = f"{len(entities)} HTML entities" if len(entities) > 1 else "1 HTML entity"
+    notices.append(f"Decoded {count} such as '{entities[0]}': the paste was HTML-escaped.")
+    # `&nbsp;` becomes a plain space: the client padded with spaces.
+    return html.unescape(text).replace("\u00a0", " ")
+
+
+def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Lines without log prefixes, logger quotes, continuation backslashes and wrap markers;
+    and the width taken off the left of each line."""
+    margins = [0] * len(lines)
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    if len(filled) < 2:
+        return lines, margins
+    # Prefixes, quotes and continuations are on (nearly) every line: a sample of the first lines
+    # tells whether to look at all of them.
+    sample = [lines[i] for i in filled[:SAMPLE]]
+    if any(_TIMESTAMP_RE.match(line) for line in sample):
+        lines = _strip_log_prefixes(lines, filled, margins, notices)
+    if sum(line.lstrip()[:1] in ("'", '"') for line in sample) > len(sample) / 2:
+        lines = _strip_logger_quotes(lines, filled, margins, notices)
+    if sum(line.rstrip(" ").endswith("\\") for line in sample) > len(sample) / 2:
+        lines = _strip_continuations(lines, filled, notices)
+    if any(line[-1:] in _MARK_ENDS for line in lines if line):
+        lines = _strip_wrap_marks(lines, notices)
+    if any(line[:1] in _SHOWBREAKS for line in lines):
+        lines = _strip_showbreaks(lines, margins, notices)
+    return lines, margins
+
+
+def _strip_log_prefixes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    stamped = [(i, m) for i in filled if lines[i].lstrip()[:1] not in "+|*" and (m := _TIMESTAMP_RE.match(lines[i]))]
+    # Lines a terminal wrapped after the prefix was there continue without one.
+    if len(stamped) < 2 or len(stamped) < 0.25 * len(filled):
+        return lines
+    rests = {}
+    for i, match in stamped:
+        end = match.end()
+        while token := _LOG_TOKEN_RE.match(lines[i], end):
+            end = token.end()
+        rests[i] = (end, lines[i][end:])
+    # What follows is the same on every line up to the content (a host name, a colon, spaces),
+    # as far as a space: the content itself may start alike on every line (`|`).
+    texts = [rest for _, rest in rests.values()]
+    common = os.path.commonprefix([min(texts), max(texts)])
+    common = common[: common.rfind(" ") + 1]
+    if not _HOST_RE.fullmatch(common):
+        common = common[: len(common) - len(common.lstrip())]  # only host and program names may go
+    out = list(lines)
+    for i, (end, _) in rests.items():
+        cut = end + len(common)
+        margins[i] += width(lines[i][:cut])
+        out[i] = lines[i][cut:]
+    first = next(iter(rests))
+    example = lines[first][: rests[first][0] + len(common)].strip()[:60]
+    notices.append(f"Removed the log prefix ('{example}') from {plural(len(rests), 'line')}.")
+    return out
+
+
+def _strip_logger_quotes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    quoted = [
+        (i, m)
+        for i in filled
+        if lines[i].lstrip()[:1] in ("'", '"') and (m := _QUOTED_RE.match(lines[i])) and not _is_csv(m)
+    ]
+    if len(quoted) < 2 or len(quoted) < 0.8 * len(filled):
+        return lines
+    out = list(lines)
+    for i, match in quoted:
+        out[i] = match.group(2).replace("\\" + match.group(1), match.group(1)).replace("\\\\", "\\")
+        margins[i] += width(lines[i][: match.start(2)])
+    notices.append(f"Removed the quotes a logger or a program put around {plural(len(quoted), 'line')}.")
+    return out
+
+
+def _is_csv(match: re.Match) -> bool:
+    """A line of quoted CSV fields (`"1","SIMPLE",…`) is not one quoted line."""
+    mark = match.group(1)
+    return f"{mark},{mark}" in match.group(2) or f"{mark}\t{mark}" in match.group(2)
+
+
+def _strip_continuations(lines: list[str], filled: list[int], notices: list[str]) -> list[str]:
+    """Shell continuation backslashes: (nearly) every line ends with ` \\`."""
+    ending = [i for i in filled if lines[i].rstrip(" ").endswith("\\")]
+    if len(ending) < 2 or len(ending) < 0.8 * len(filled):
+        return lines
+    spaced = sum(lines[i].rstrip(" ").endswith(" \\") for i in ending)
+    out = list(lines)
+    for i in ending:
+        line = lines[i].rstrip(" ")[:-1]
+        out[i] = line[:-1] if spaced > len(ending) / 2 and line.endswith(" ") else line
+    notices.append(f"Removed the trailing backslash (a shell line continuation) from {plural(len(ending), 'line')}.")
+    return out
+
+
+def _strip_wrap_marks(lines: list[str], notices: list[str]) -> list[str]:
+    """The mark a terminal or editor put in the last column of a line it wrapped: `↵` and the
+    like wherever they end a line; `\\` when the lines ending with it all have one width and
+    most lines of that width end with it (a batch JSON line cut inside a `\\n` has it too)."""
+    marked = [i for i, line in enumerate(lines) if line and line[-1] in _WRAP_MARKS]
+    widths: dict[int, list[int]] = {}
+    for i, line in enumerate(lines):
+        if line[-1:] == "\\" and i + 1 < len(lines) and lines[i + 1].strip():
+            widths.setdefault(width(line), []).append(i)
+    # Batch output escapes line breaks as `\\n`: a piece of it may end with the backslash.
+    if len(widths) == 1 and not any("\\n" in line for line in lines):
+        ((edge, ending),) = widths.items()
+        at_edge = sum(1 for line in lines if width(line) == edge)
+        if len(ending) >= 2 and len(ending) >= 0.8 * at_edge:
+            marked += ending
+    if not marked:
+        return lines
+    out = list(lines)
+    for i in marked:
+        out[i] = lines[i][:-1]
+    notices.append(
+        f"Removed the wrap mark ('{lines[marked[0]][-1]}') a terminal or editor put at the end of "
+        f"{plural(len(marked), 'wrapped line')}."
+    )
+    return out
+
+
+def _strip_showbreaks(lines: list[str], margins: list[int], notices: list[str]) -> list[str]:
+    """The `↪ ` an editor put before each continuation of a line it soft-wrapped; the terminal
+    counted it, like quoting, so its width goes to the margin."""
+    marked = [
+        i for i in range(1, len(lines)) if lines[i][:1] in _SHOWBREAKS and lines[i - 1].strip() and len(lines[i]) > 1
+    ]
+    if len(marked) < 2:
+        return lines
+    out = list(lines)
+    for i in marked:
+        cut = 2 if lines[i][1:2] == " " else 1
+        out[i] = lines[i][cut:]
+        margins[i] += cut
+    notices.append(
+        f"Removed the wrap mark ('{lines[marked[0]][0]}') an editor put at the start of "
+        f"{plural(len(marked), 'continued line')}."
+    )
+    return out

@@ -1,0 +1,150 @@
+"""Template helpers for the analysis partial.
+
+`{% analysis_view %}` prepares the data; `{% plan_rows %}` writes the plan table's body in
+Python, because a 20-row plan has hundreds of cells and the template engine would spend
+most of the page's time on them. Every value goes through `html.escape`.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape as _esc
+from typing import Any
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from analyzer.insight import glossary
+from analyzer.render.view import AnalysisView, Cell, RowView, Segment, build_view
+
+register = template.Library()
+
+_BREAK_AFTER = re.compile(r"([,;])")
+
+
+@register.simple_tag
+def analysis_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "") -> AnalysisView:
+    """Everything `_analysis.html` shows; the highlighted HTML is built from escaped tokens."""
+    view = build_view(analysis, raw_explain, prefix)
+    view.query_html = mark_safe(view.query_html)  # noqa: S308 - every token escaped in analyzer.render.highlight
+    view.raw_html = mark_safe(view.raw_html)  # noqa: S308 - same
+    return view
+
+
+@register.filter
+def soft_breaks(value: str | None) -> SafeString:
+    """Escape, then allow a line break after each comma and semicolon (long key lists, Extra)."""
+    if value is None:
+        return mark_safe("")
+    parts = _BREAK_AFTER.split(str(value))
+    # Split before escaping, so the semicolons of entities such as &amp; stay whole.
+    return mark_safe("".join(escape(p) + ("<wbr>" if p in (",", ";") else "") for p in parts))  # noqa: S308
+
+
+@register.filter
+def times(count: int) -> range:
+    """`{% for _ in n|times %}`: repeat n times (closing nested lists of the plan tree)."""
+    try:
+        return range(max(0, int(count)))
+    except (TypeError, ValueError):
+        return range(0)
+
+
+@register.filter
+def access_severity(access_type: str | None) -> str:
+    """The glossary severity of a join type such as `ALL` or `eq_ref`, for colouring tree nodes."""
+    term = glossary.match("type", access_type) if access_type else None
+    return term.severity if term is not None else ""
+
+
+@register.filter
+def web_url(url: str | None) -> str:
+    """The URL when it is http(s) or site-relative, else "#": no javascript: links, whatever the data says."""
+    text = str(url or "").strip()
+    if text.startswith(("https://", "http://")) or (text.startswith("/") and not text.startswith("//")):
+        return text
+    return "#"
+
+
+def _breaks(text: str) -> str:
+    return "".join(_esc(p) + ("<wbr>" if p in (",", ";") else "") for p in _BREAK_AFTER.split(text))
+
+
+def _annotation(seg: Segment) -> str:
+    """A highlighted term: a button described by its tooltip, both in one hover/focus wrapper."""
+    a = seg.annotation or {}
+    severity = _esc(str(a.get("severity") or "info"))
+    links = []
+    if a.get("url"):
+        links.append(f'<a href="{_esc(web_url(a.get("url")))}" rel="noopener noreferrer">Documentation</a>')
+    if a.get("slug"):
+        slug = _esc(str(a["slug"]))
+        links.append(f'<a href="/terms/#{slug}">Glossary: {_esc(str(a.get("term") or ""))}</a>')
+    return (
+        f'<span class="annot sev-{severity}">'
+        f'<button type="button" class="term" aria-describedby="{seg.tip_id}">{_breaks(seg.text)}</button>'
+        f'<span class="tip" role="tooltip" id="{seg.tip_id}">'
+        f'<span class="tip-head"><strong>{_esc(str(a.get("title") or ""))}</strong> '
+        f'<span class="badge sev-{severity}">{severity}</span></span>'
+        f'<span class="tip-body">{_esc(str(a.get("explanation") or ""))}</span>'
+        f'<span class="tip-links">{"".join(links)}</span></span></span>'
+    )
+
+
+def _cell(cell: Cell) -> str:
+    classes = " ".join(c for c, on in (("num", cell.numeric), ("long", cell.wraps)) if on)
+    if cell.is_null:
+        inner = '<span class="null">NULL</span>'
+    else:
+        inner = "".join(_annotation(s) if s.annotation else _breaks(s.text) for s in cell.segments)
+    inner += "".join(" " + _annotation(s) for s in cell.chips)
+    if cell.wraps:
+        # The box caps the width; a wrapping table cell alone upsets Chrome's column widths.
+        inner = f'<div class="wrap-box">{inner}</div>'
+    return f'<td class="{classes}">{inner}</td>' if classes else f"<td>{inner}</td>"
+
+
+def _row(row: RowView, prefix: str) -> str:
+    anchor = f"{_esc(prefix)}row-{row.index}"
+    classes = " ".join(
+        c for c in ("affected" if row.affected else "", f"row-{_esc(row.severity)}" if row.severity else "") if c
+    )
+    cut = (
+        '<span class="cut" title="Affected by the truncated paste">✂<span class="visually-hidden"> affected by truncation</span></span>'
+        if row.affected
+        else ""
+    )
+    head = f'<th scope="row" class="num rownum"><a href="#{anchor}">{row.number}</a>{cut}</th>'
+    return f'<tr id="{anchor}" class="{classes}">{head}{"".join(_cell(c) for c in row.cells)}</tr>'
+
+
+@register.simple_tag
+def plan_rows(view: AnalysisView) -> SafeString:
+    """The `<tr>` rows of the plan table, with annotated terms and their tooltips."""
+    return mark_safe("\n".join(_row(r, view.prefix) for r in view.rows))  # noqa: S308 - built from escaped parts
+
+
+@register.filter
+def row_count(value: float | int | None) -> str:
+    """Estimated rows for people: 5603.0 -> "5,603", 0.5 -> "0.5", None -> "unknown"."""
+    if value is None or isinstance(value, bool):
+        return "unknown"
+    number = float(value)
+    if number.is_integer() and abs(number) < 1e18:
+        return f"{int(number):,}"
+    return f"{number:,.2f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def ratio_text(ratio: float | None) -> str:
+    """How rows examined changed: "100× fewer", "2.5× more", "the same"."""
+    if ratio is None or ratio < 0:
+        return ""
+    if ratio == 0:
+        return "none examined now"
+    if abs(ratio - 1) < 0.005:
+        return "the same"
+    factor = 1 / ratio if ratio < 1 else ratio
+    shown = f"{factor:,.0f}" if factor >= 10 else f"{factor:.1f}".rstrip("0").rstrip(".")
+    return f"{shown}× {'fewer' if ratio < 1 else 'more'}"

@@ -1,0 +1,70 @@
+"""analyzer.insight.compare on hand-built analyses and on real parses."""
+
+from __future__ import annotations
+
+from analyzer import analyze
+from analyzer.insight.compare import compare, rows_examined
+
+BEFORE = """\
++------+-------------+-------+--------+---------------+---------+---------+-------------+-------+----------------------------------------------+
+| id   | select_type | table | type   | possible_keys | key     | key_len | ref         | rows  | Extra                                        |
++------+-------------+-------+--------+---------------+---------+---------+-------------+-------+----------------------------------------------+
+|    1 | SIMPLE      | s     | ALL    | PRIMARY       | NULL    | NULL    | NULL        | 60000 | Using where; Using temporary; Using filesort |
+|    1 | SIMPLE      | e     | eq_ref | PRIMARY       | PRIMARY | 4       | hr.s.emp_no | 1     |                                              |
++------+-------------+-------+--------+---------------+---------+---------+-------------+-------+----------------------------------------------+
+"""
+AFTER = """\
++------+-------------+-------+--------+----------------------+-------------+---------+-------------+------+---------------------------------+
+| id   | select_type | table | type   | possible_keys        | key         | key_len | ref         | rows | Extra                           |
++------+-------------+-------+--------+----------------------+-------------+---------+-------------+------+---------------------------------+
+|    1 | SIMPLE      | s     | ref    | PRIMARY,idx_to_date  | idx_to_date | 3       | const       | 2400 | Using temporary; Using filesort |
+|    1 | SIMPLE      | e     | eq_ref | PRIMARY              | PRIMARY     | 4       | hr.s.emp_no | 1    |                                 |
+|    1 | SIMPLE      | d     | ALL    | NULL                 | NULL        | NULL    | NULL        | 9    |                                 |
++------+-------------+-------+--------+----------------------+-------------+---------+-------------+------+---------------------------------+
+"""
+
+
+def test_changed_access_type_key_rows_and_extra():
+    result = compare(analyze(BEFORE).to_dict(), analyze(AFTER).to_dict())
+    by_table = {t["table"]: t for t in result["tables"]}
+    s = by_table["s"]
+    assert s["status"] == "changed"
+    assert s["changes"]["type"] == {"before": "ALL", "after": "ref"}
+    assert s["changes"]["key"] == {"before": None, "after": "idx_to_date"}
+    assert s["changes"]["rows"] == {"before": "60000", "after": "2400"}
+    assert s["changes"]["extra"]["after"] == "Using temporary; Using filesort"
+    assert by_table["e"]["status"] == "same"
+    assert by_table["d"]["status"] == "added"
+    assert result["changed"] == 2
+
+
+def test_rows_examined_before_and_after():
+    result = compare(analyze(BEFORE).to_dict(), analyze(AFTER).to_dict())
+    assert result["rows_examined"]["before"] == 60000
+    assert result["rows_examined"]["after"] == 2400 * 1 * 9
+    assert result["rows_examined"]["ratio"] == (2400 * 9) / 60000
+
+
+def test_rows_examined_sums_selects_and_skips_unreadable():
+    rows = [
+        {"id": "1", "rows": "10"},
+        {"id": "1", "rows": "20"},
+        {"id": "2", "rows": "5"},
+        {"id": None, "rows": None},
+        {"id": "3", "rows": "n/a"},
+    ]
+    assert rows_examined(rows) == 10 * 20 + 5
+    assert rows_examined([{"id": "1", "rows": None}]) is None
+
+
+def test_removed_table_and_repeated_names():
+    before = {"rows": [{"table": "t", "type": "ALL", "rows": "5"}, {"table": "t", "type": "ref", "rows": "1"}]}
+    after = {"rows": [{"table": "t", "type": "ref", "rows": "1"}]}
+    result = compare(before, after)
+    statuses = [(t["table"], t["status"], t["before_row"], t["after_row"]) for t in result["tables"]]
+    assert statuses == [("t", "changed", 0, 0), ("t", "removed", 1, None)]
+
+
+def test_empty_analyses():
+    result = compare({}, {"rows": []})
+    assert result == {"tables": [], "rows_examined": {"before": None, "after": None, "ratio": None}, "changed": 0}

@@ -1,0 +1,188 @@
+"""The glossary covers every printed select_type, type and Extra term, each with exactly one entry."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from analyzer.insight import glossary
+from analyzer.model import SEVERITIES
+
+REFERENCE = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "glossary" / "reference_terms.json").read_text())
+PRINTED = [(row["column"], form) for row in REFERENCE["terms"] for form in row["printed"]]
+
+# Printed forms named in the brief or seen in server output beyond the reference table.
+EXTRA_FORMS = [
+    ("type", "ref|filter"),
+    ("type", "hash_ALL"),
+    ("type", "all"),
+    ("extra", "Using rowid filter"),
+    ("extra", "Using index for group-by"),
+    ("extra", "Using index for group-by (scanning)"),
+    ("extra", "Using MRR"),
+    ("extra", "Start temporary"),
+    ("extra", "End temporary"),
+    ("extra", "LooseScan"),
+    ("extra", "FirstMatch(t1)"),
+    ("extra", "FirstMatch(`orders`)"),
+    ("extra", "Using where with pushed condition"),
+    ("extra", "Impossible WHERE noticed after reading const tables"),
+    ("extra", "no matching row in const table"),
+    ("extra", "Zero limit"),
+    ("extra", "Skip_open_table"),
+    ("extra", "Open_frm_only"),
+    ("extra", "Scanned 3 databases"),
+    ("extra", "Backward index scan"),
+    ("extra", "Using index for skip scan"),
+    ("extra", "Using sort_union(idx_a,idx_b)"),
+    ("extra", "Using union(idx_a,idx_b)"),
+    ("extra", "Using intersect(a,b)"),
+    ("extra", "Range checked for each record (index map: 0x3)"),
+    ("extra", "Range checked for each record (index map: 0xFFFF)"),
+    ("extra", "Using join buffer (flat, BNL join)"),
+    ("extra", "Using join buffer (incremental, BKA join)"),
+    ("extra", "Using join buffer (hash join)"),
+    ("extra", "Using join buffer (Block Nested Loop)"),
+    ("extra", "Using join buffer (Batched Key Access)"),
+    ("extra", "Using index condition(BKA)"),
+    ("extra", "Full scan on NULL key"),
+    ("extra", "Distinct"),
+    ("extra", "Not exists"),
+    ("extra", "Materialize"),
+    ("extra", "Scan"),
+    ("extra", "Recursive"),
+    ("extra", "Rematerialize (<derived2>)"),
+    ("extra", "Table function: json_table"),
+    ("extra", "Const row not found"),
+    ("extra", "CONST ROW NOT FOUND"),
+    ("extra", "Using  where"),  # a wrapped paste can leave doubled spaces
+    ("extra", "Using\u00a0index"),  # NBSP
+]
+
+UNKNOWN = [
+    ("extra", "Using magic"),
+    ("extra", "Using index conditionX"),
+    ("extra", "Using where; Using index"),  # a whole cell, not one item
+    ("extra", "Using join buffer (flat, XYZ join)"),
+    ("extra", "FirstMatch(t1"),
+    ("extra", "Using intersect(a,(b))"),
+    ("extra", "Range checked for each record"),
+    ("extra", "Scanned some databases"),
+    ("extra", "xUsing index"),
+    ("type", "ALLX"),
+    ("type", "lookup"),
+    ("type", "filter|ref"),
+    ("select_type", "SIMPLEST"),
+    ("select_type", "SUB QUERY"),
+    ("extra", ""),
+    ("extra", "   "),
+]
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def entries_matching(column: str, value: str) -> list[glossary.Term]:
+    text = glossary.normalize(value)
+    return [t for t in glossary.TERMS if t.column == column and t.pattern.match(text)]
+
+
+@pytest.mark.parametrize(("column", "value"), PRINTED + EXTRA_FORMS)
+def test_every_printed_term_matches_exactly_one_entry(column, value):
+    matches = entries_matching(column, value)
+    assert len(matches) == 1, [t.slug for t in matches]
+    assert glossary.match(column, value) is matches[0]
+
+
+def test_reference_covers_all_three_columns():
+    columns = {row["column"] for row in REFERENCE["terms"]}
+    assert columns == {"select_type", "type", "extra"}
+    assert len(REFERENCE["terms"]) == 98
+
+
+@pytest.mark.parametrize(("column", "value"), UNKNOWN)
+def test_unknown_terms_do_not_match(column, value):
+    assert entries_matching(column, value) == []
+    assert glossary.match(column, value) is None
+
+
+def test_match_accepts_column_in_any_case():
+    assert glossary.match("Extra", "Using filesort").slug == "extra-using-filesort"
+    assert glossary.match("EXTRA", "using FILESORT").slug == "extra-using-filesort"
+    assert glossary.match("type", "ALL").slug == "type-all"
+    assert glossary.match("type", "hash_all").slug == "type-hash-all"
+
+
+def test_match_never_raises_on_odd_input():
+    assert glossary.match("table", "Using index") is None
+    assert glossary.match("extra", None) is None
+    assert glossary.match("extra", 42) is None  # type: ignore[arg-type]
+    assert glossary.match(None, "Using index") is None  # type: ignore[arg-type]
+
+
+def test_a_term_is_not_matched_in_the_wrong_column():
+    assert glossary.match("extra", "ALL") is None
+    assert glossary.match("type", "Using index") is None
+    assert glossary.match("select_type", "ref") is None
+
+
+def test_slugs_are_unique_and_anchor_safe():
+    slugs = [t.slug for t in glossary.TERMS]
+    assert len(slugs) == len(set(slugs))
+    for slug in slugs:
+        assert SLUG.match(slug), slug
+        assert glossary.BY_SLUG[slug].slug == slug
+    prefixes = {"select_type": "select-", "type": "type-", "extra": "extra-"}
+    for term in glossary.TERMS:
+        assert term.slug.startswith(prefixes[term.column])
+
+
+def test_terms_are_ordered_by_column():
+    order = [glossary.COLUMNS.index(t.column) for t in glossary.TERMS]
+    assert order == sorted(order)
+
+
+def test_fields_are_filled_and_well_formed():
+    for term in glossary.TERMS:
+        assert term.column in glossary.COLUMNS
+        assert term.severity in SEVERITIES
+        assert term.term.strip()
+        assert term.title.strip() and "\n" not in term.title
+        assert term.url.startswith("https://"), term.url
+        assert " " not in term.url
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", term.explanation.strip()) if s]
+        assert 1 <= len(sentences) <= 4, term.slug
+        assert term.pattern.flags & re.IGNORECASE
+
+
+def test_explanations_are_not_the_reference_wording():
+    meanings = {row["meaning"].strip().lower() for row in REFERENCE["terms"]}
+    for term in glossary.TERMS:
+        text = term.explanation.strip().lower()
+        assert text not in meanings, term.slug
+        assert term.title.strip().lower() not in meanings, term.slug
+        for meaning in meanings:
+            if len(meaning) > 40:
+                assert meaning not in text, (term.slug, meaning)
+
+
+def test_severities_follow_the_usual_reading():
+    assert glossary.match("type", "ALL").severity == "bad"
+    assert glossary.match("type", "index").severity == "warning"
+    assert glossary.match("type", "eq_ref").severity == "good"
+    assert glossary.match("extra", "Using filesort").severity == "warning"
+    assert glossary.match("extra", "Using index").severity == "good"
+    assert glossary.match("select_type", "DEPENDENT SUBQUERY").severity == "warning"
+    assert glossary.match("select_type", "UNCACHEABLE SUBQUERY").severity == "bad"
+
+
+def test_argument_patterns_handle_long_hostile_values():
+    # Anchored patterns without nested quantifiers: these return at once instead of backtracking.
+    long_args = "a," * 20_000
+    assert glossary.match("extra", f"Using intersect({long_args})") is not None
+    assert glossary.match("extra", f"Using intersect({long_args}") is None
+    assert glossary.match("extra", "Range checked for each record (index map: 0x" + "f" * 50_000) is None
+    assert glossary.match("extra", "Using pushed condition " + "(" * 50_000) is not None
+    assert glossary.match("type", "ref" + "_" * 50_000 + "|filterx") is None

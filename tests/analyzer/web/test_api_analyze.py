@@ -1,0 +1,127 @@
+"""`POST /api/v1/analyze/` over HTTP through Django's test client."""
+
+from __future__ import annotations
+
+import pytest
+
+CLEAN = """\
++------+-------------+-----------+-------+---------------+---------+---------+-------+------+-------+
+| id   | select_type | table     | type  | possible_keys | key     | key_len | ref   | rows | Extra |
++------+-------------+-----------+-------+---------------+---------+---------+-------+------+-------+
+|    1 | SIMPLE      | employees | const | PRIMARY       | PRIMARY | 4       | const | 1    |       |
++------+-------------+-----------+-------+---------------+---------+---------+-------+------+-------+
+"""
+
+
+@pytest.mark.parametrize("url", ["/api/v1/analyze/", "/api/v1/analyze"])
+def test_plain_text_body_gives_rows(client, url):
+    response = client.post(url, CLEAN, content_type="text/plain; charset=utf-8")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["format"] == "table"
+    assert data["columns"][-1] == "extra"
+    assert data["rows"][0]["table"] == "employees"
+    assert data["rows"][0]["extra"] == ""
+    assert data["plan"] is None
+    assert data["tables"] == ["employees"]
+
+
+def test_json_body_with_query(client):
+    response = client.post(
+        "/api/v1/analyze/", {"explain": CLEAN, "query": "SELECT * FROM employees"}, content_type="application/json"
+    )
+    assert response.status_code == 200
+    assert response.json()["query"] == "SELECT * FROM employees"
+
+
+def test_no_explain_is_400_with_error(client):
+    response = client.post("/api/v1/analyze/", "hello, how are you?", content_type="text/plain")
+    assert response.status_code == 400
+    assert "EXPLAIN" in response.json()["error"]
+
+
+def test_too_large_is_413(client, settings):
+    settings.EXPLAIN_MAX_BYTES = 1000
+    response = client.post("/api/v1/analyze/", CLEAN * 5, content_type="text/plain")
+    assert response.status_code == 413
+    assert "limit" in response.json()["error"]
+
+
+def test_too_large_json_is_413(client, settings):
+    settings.EXPLAIN_MAX_BYTES = 1000
+    response = client.post("/api/v1/analyze/", {"explain": CLEAN * 5}, content_type="application/json")
+    assert response.status_code == 413
+
+
+def test_other_content_type_is_415(client):
+    response = client.post("/api/v1/analyze/", {"explain": CLEAN})  # multipart form
+    assert response.status_code == 415
+    assert "error" in response.json()
+
+
+def test_invalid_utf8_is_400(client):
+    response = client.post("/api/v1/analyze/", b"\xff\xfe+--+", content_type="text/plain")
+    assert response.status_code == 400
+
+
+def test_malformed_json_is_400(client):
+    response = client.post("/api/v1/analyze/", "{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert "error" in response.json()
+
+
+def test_accept_text_plain_gives_clean_table(client):
+    response = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain", HTTP_ACCEPT="text/plain")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    body = response.content.decode()
+    assert "| employees |" in body
+    assert "findings" in body
+
+
+def test_get_is_405(client):
+    assert client.get("/api/v1/analyze/").status_code == 405
+
+
+def test_curl_default_form_content_type_is_read_as_the_paste(client):
+    # curl --data-binary sends application/x-www-form-urlencoded unless told otherwise.
+    response = client.post("/api/v1/analyze/", CLEAN, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    assert response.json()["rows"][0]["table"] == "employees"
+
+
+def test_real_form_with_explain_field(client):
+    from urllib.parse import urlencode
+
+    body = urlencode({"explain": CLEAN, "query": "SELECT 1"})
+    response = client.post("/api/v1/analyze/", body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    assert response.json()["query"] == "SELECT 1"
+
+
+@pytest.mark.parametrize("content_type", ["application/xml", "application/octet-stream", "image/png"])
+def test_unsupported_content_types_are_415(client, content_type):
+    response = client.post("/api/v1/analyze/", CLEAN, content_type=content_type)
+    assert response.status_code == 415
+    assert "error" in response.json()
+
+
+@pytest.mark.django_db
+def test_unknown_api_object_404_has_error_shape(client):
+    response = client.get("/api/v1/notes/no-such-note/")
+    assert response.status_code == 404
+    assert set(response.json()) == {"error"}
+
+
+def test_unexpected_error_is_a_json_500(client, monkeypatch):
+    import analyzer.web.api
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(analyzer.web.api, "analyze", broken)
+    client.raise_request_exception = False
+    response = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain")
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("application/json")
+    assert "boom" not in response.json()["error"]
