@@ -1,11 +1,16 @@
-"""The data the analyzer produces: a parsed plan, its annotations and findings.
+"""The data the analyzer produces: the plan model, the parsed paste, its annotations and findings.
 
-Pure dataclasses, no Django. `Analysis.to_dict()` is the JSON contract of
-`POST /api/v1/analyze/` (see README).
+Pure dataclasses, no Django. Every reader produces the same model: a tree of `PlanNode`s under
+one root (`operation="query"`), with typed figures (numbers are floats or ints, None when the
+paste does not give them) and a link (`row`) to the printed row the table view shows.
+`Analysis.to_dict()` is the JSON contract of `POST /api/v1/analyze/` (see README); its `tree`
+key is `PlanNode.to_dict()` of the root, and `PlanNode.from_dict()` reads it back from a stored
+analysis.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +18,29 @@ FORMATS = ("table", "vertical", "tsv", "json", "tree")
 SEVERITIES = ("good", "info", "warning", "bad")
 
 Row = dict[str, "str | None"]
+
+# What a node does. A `table` node reads one table (its `access_type` says how); a `join` node
+# joins its children with `join_algorithm`; a tabular plan has no join nodes, so each table node
+# after the first of its select carries the algorithm that joins it to the tables before it.
+OPERATIONS = (
+    "query",
+    "select",
+    "table",
+    "join",
+    "sort",
+    "temporary",
+    "aggregate",
+    "materialize",
+    "union",
+    "subquery",
+    "filter",
+    "limit",
+    "window",
+    "other",
+)
+JOIN_ALGORITHMS = ("nested_loop", "block_nested_loop", "hash", "batched_key_access")
+# Nesting deeper than this is not modelled (the readers refuse such plans long before).
+MAX_NODE_DEPTH = 200
 
 
 class ParseError(ValueError):
@@ -26,12 +54,129 @@ class ParseError(ValueError):
 
 
 @dataclass
+class PlanNode:
+    """One step of a plan. `label` is the operation as printed (tree output) or a short
+    description (tabular output); `extra` holds the Extra items one by one; `row` is the index of
+    the printed row in `Plan.rows` this node stands for, if any. Times are milliseconds per loop,
+    as MySQL prints them; MariaDB's `r_*` figures are kept under their own names."""
+
+    operation: str
+    label: str
+    join_algorithm: str | None = None
+    select_id: int | None = None
+    select_type: str | None = None
+    table: str | None = None
+    access_type: str | None = None
+    key: str | None = None
+    key_length: int | None = None
+    ref: list[str] = field(default_factory=list)
+    possible_keys: list[str] = field(default_factory=list)
+    rows_estimated: float | None = None
+    filtered: float | None = None
+    cost: float | None = None
+    rows_actual: float | None = None
+    loops: int | None = None
+    time_first_ms: float | None = None
+    time_last_ms: float | None = None
+    r_rows: float | None = None
+    r_filtered: float | None = None
+    r_loops: int | None = None
+    r_total_time_ms: float | None = None
+    condition: str | None = None
+    extra: list[str] = field(default_factory=list)
+    row: int | None = None
+    children: list[PlanNode] = field(default_factory=list)
+
+    def walk(self) -> Iterator[PlanNode]:
+        """This node and every node under it, depth first, in plan order (iterative: no recursion limit)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def by_row(self) -> dict[int, PlanNode]:
+        """The nodes that stand for a printed row, by row index."""
+        return {node.row: node for node in self.walk() if node.row is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Nested plain dicts and lists (the API's `tree`); every field is present, None when absent."""
+        out: dict[str, Any] = {}
+        for name in _NODE_FIELDS:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, list) else value
+        out["children"] = [child.to_dict() for child in self.children]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: object, depth: int = 0) -> PlanNode | None:
+        """The node `to_dict()` made, or None when `data` is not one; odd fields become None."""
+        if not isinstance(data, dict) or depth > MAX_NODE_DEPTH:
+            return None
+        operation, label = data.get("operation"), data.get("label")
+        if not isinstance(operation, str) or not isinstance(label, str):
+            return None
+        node = cls(operation=operation, label=label)
+        for name in _NODE_FIELDS[2:]:
+            setattr(node, name, _typed(name, data.get(name)))
+        children = data.get("children")
+        for child in children if isinstance(children, list) else []:
+            converted = cls.from_dict(child, depth + 1)
+            if converted is not None:
+                node.children.append(converted)
+        return node
+
+
+def _typed(name: str, value: object) -> Any:
+    """A stored field's value if it has the field's type, else its empty value."""
+    kind = _NODE_TYPES[name]
+    if kind is list:
+        return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+    if isinstance(value, bool):
+        return None
+    if kind is float and isinstance(value, int | float):
+        return float(value)
+    return value if isinstance(value, kind) else None
+
+
+_NODE_TYPES: dict[str, type] = {
+    "operation": str,
+    "label": str,
+    "join_algorithm": str,
+    "select_id": int,
+    "select_type": str,
+    "table": str,
+    "access_type": str,
+    "key": str,
+    "key_length": int,
+    "ref": list,
+    "possible_keys": list,
+    "rows_estimated": float,
+    "filtered": float,
+    "cost": float,
+    "rows_actual": float,
+    "loops": int,
+    "time_first_ms": float,
+    "time_last_ms": float,
+    "r_rows": float,
+    "r_filtered": float,
+    "r_loops": int,
+    "r_total_time_ms": float,
+    "condition": str,
+    "extra": list,
+    "row": int,
+}
+_NODE_FIELDS = tuple(_NODE_TYPES)
+
+
+@dataclass
 class Plan:
     """One EXPLAIN result as parsed from a paste.
 
     `columns` are the header's names lower-cased, in order; each row maps those names to
     the cell exactly as printed (a string) or None for NULL. For json and tree input,
-    `plan` holds the nested plan and `rows` a flattened per-table view of it.
+    `plan` holds the nested plan as the paste gave it and `rows` a flattened per-table view of
+    it. `tree` is the plan model every format is read into.
     """
 
     format: str
@@ -44,6 +189,7 @@ class Plan:
     notices: list[str] = field(default_factory=list)
     truncated: bool = False
     affected_rows: list[int] = field(default_factory=list)
+    tree: PlanNode | None = None
 
 
 @dataclass
@@ -87,4 +233,5 @@ class Analysis:
             "annotations": [a.__dict__.copy() for a in self.annotations],
             "findings": [f.__dict__.copy() for f in self.findings],
             "notices": list(p.notices),
+            "tree": p.tree.to_dict() if p.tree is not None else None,
         }

@@ -22,6 +22,7 @@ from bisect import bisect_right
 from analyzer.model import ParseError, Plan
 from analyzer.readers.json_plan import document_line, parse_json
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
+from analyzer.readers.plan_model import plan_model
 from analyzer.readers.resultset import ALWAYS_PRINTED, CUT, STANDARD_ORDER, ResultSet, missing_tail
 from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.readers.tree_plan import parse_tree, plan_line
@@ -52,7 +53,9 @@ def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Plan:
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ParseError(f"The paste is larger than the limit of {max_bytes} bytes.", too_large=True)
     try:
-        return _parse(text)
+        plan = _parse(text)
+        plan.tree = plan_model(plan)
+        return plan
     except ParseError:
         raise
     except Exception as exc:  # a reader bug must still give the caller a clean 4xx

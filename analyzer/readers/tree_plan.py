@@ -450,6 +450,7 @@ class _Scope:
 class _Flat:
     rows: list[dict[str, Any]] = field(default_factory=list)
     scopes: int = 1
+    sources: list[dict[str, Any]] = field(default_factory=list)  # per row, the node it stands for
 
 
 def flatten_nodes(roots: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, str | None]], list[str]]:
@@ -458,6 +459,14 @@ def flatten_nodes(roots: list[dict[str, Any]]) -> tuple[list[str], list[dict[str
     Access kinds map to classic `type` values (Table scan -> ALL, Index lookup -> ref, …); Filter,
     Sort, temporary tables and join buffers above an access become its `extra` items.
     """
+    columns, rows, tables, _ = flatten_with_sources(roots)
+    return columns, rows, tables
+
+
+def flatten_with_sources(
+    roots: list[dict[str, Any]],
+) -> tuple[list[str], list[dict[str, str | None]], list[str], list[dict[str, Any]]]:
+    """`flatten_nodes`, and per row the node it was made from (to link the plan model to rows)."""
     flat = _Flat()
     top = _Scope("1", "PRIMARY")
     for root in roots:
@@ -474,7 +483,7 @@ def flatten_nodes(roots: list[dict[str, Any]]) -> tuple[list[str], list[dict[str
     columns = list(ANALYZE_COLUMNS if analyzed else TREE_COLUMNS)
     rows = [{name: row.get(name) for name in columns} for row in flat.rows]
     tables = [row["table"] for row in rows if row["table"] is not None]
-    return columns, rows, tables
+    return columns, rows, tables, flat.sources
 
 
 def _walk(node: dict[str, Any], scope: _Scope, flat: _Flat, depth: int) -> list[int]:
@@ -555,6 +564,7 @@ def _child_scope(node: dict[str, Any], child: dict[str, Any], position: int, sco
 def _new_row(scope: _Scope, flat: _Flat, node: dict[str, Any]) -> int:
     loops = node["loops"]
     first, last = node["actual_time_first"], node["actual_time_last"]
+    flat.sources.append(node)
     flat.rows.append(
         {
             "id": scope.select_id,

@@ -1,0 +1,91 @@
+"""Printed cells read as typed values for the plan model: numbers, key lists, Extra items.
+
+A cell that does not hold what its column should ("4 (15%)" is read as 4; "…" or "n/a" as None)
+gives None or an empty list, never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)")
+_INTEGER = re.compile(r"\s*\d{1,18}\s*$")
+_EXTRA_SEPARATOR = re.compile(r";\s*")
+# Extra items that name the buffer a table is joined through, and the algorithm they stand for.
+_JOIN_BUFFERS = (
+    ("hash join", "hash"),
+    ("bnlh", "hash"),
+    ("batched key access", "batched_key_access"),
+    ("bka", "batched_key_access"),
+    ("block nested loop", "block_nested_loop"),
+    ("bnl", "block_nested_loop"),
+)
+
+
+def number(value: object) -> float | None:
+    """The leading number of a cell ("4 (15%)" -> 4, "1.5e+06", "100.00"), or None if there is none."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        result = float(value)
+    elif isinstance(value, str):
+        found = _NUMBER.match(value)
+        if found is None:
+            return None
+        try:
+            result = float(found.group(1))
+        except (ValueError, OverflowError):
+            return None
+    else:
+        return None
+    return result if math.isfinite(result) else None
+
+
+def integer(value: object) -> int | None:
+    """A cell holding one whole number ("4"), else None ("4,4" of an index merge, "…")."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and _INTEGER.match(value):
+        return int(value)
+    return None
+
+
+def text(value: object) -> str | None:
+    """A cell as stripped text; None for NULL, an empty cell or a value that is not text."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def items(value: object, separator: str = ",") -> list[str]:
+    """A list cell ("a,b", a JSON list) as its stripped, non-empty items."""
+    if isinstance(value, list):
+        return [item.strip() for item in value if isinstance(item, str) and item.strip()]
+    if not isinstance(value, str) or value.strip().upper() == "NULL":
+        return []
+    return [item.strip() for item in value.split(separator) if item.strip()]
+
+
+def extra_items(extra: object) -> list[str]:
+    """The items of an Extra cell, split on ";", stripped, empty ones left out."""
+    if not isinstance(extra, str) or not extra:
+        return []
+    return [item.strip() for item in _EXTRA_SEPARATOR.split(extra) if item.strip()]
+
+
+def join_buffer_algorithm(extra: list[str]) -> str | None:
+    """The join algorithm an Extra item `Using join buffer (…)` names, or None when there is none."""
+    for item in extra:
+        lowered = item.lower()
+        if not lowered.startswith("using join buffer"):
+            continue
+        for mark, algorithm in _JOIN_BUFFERS:
+            if mark in lowered:
+                return algorithm
+        return "block_nested_loop"
+    return None

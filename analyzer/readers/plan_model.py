@@ -1,0 +1,23 @@
+"""Which builder makes the plan model of a parsed paste: nested plans map their own nodes, tabular
+output (and JSON the readers could not walk) is nested from its rows."""
+
+from __future__ import annotations
+
+from analyzer.model import Plan, PlanNode
+from analyzer.readers.document_model import document_tree, operations_tree
+from analyzer.readers.json_plan import _v2_node
+from analyzer.readers.nesting import tabular_tree
+
+
+def plan_model(plan: Plan) -> PlanNode:
+    """The root of `plan`'s model."""
+    nested = plan.plan
+    if plan.format == "tree" and isinstance(nested, list):
+        return operations_tree(nested, plan.rows)
+    if plan.format == "json" and isinstance(nested, dict):
+        if "query_block" in nested:
+            return document_tree(nested, plan.rows)
+        root = nested.get("query_plan", nested)
+        if isinstance(root, dict):
+            return operations_tree([_v2_node(root, 0)], plan.rows)
+    return tabular_tree(plan.rows)
