@@ -11,7 +11,7 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from analyzer.insight.annotations import number
+from analyzer.readers.cells import number
 
 COMPARED_COLUMNS = ("select_type", "type", "possible_keys", "key", "key_len", "ref", "rows", "filtered", "extra")
 

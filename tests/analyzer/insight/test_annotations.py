@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.insight import annotations as annotator
-from analyzer.insight.annotations import annotate, number
+from analyzer.insight.annotations import annotate
+from analyzer.insight.findings import SCAN_ROWS_BAD
 from analyzer.model import Plan
+from analyzer.readers.cells import number
 
 COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]
 
@@ -138,7 +139,7 @@ def test_full_table_scan_reports_rows_and_severity_by_size():
 
 
 def test_full_table_scan_threshold_edges():
-    at = annotator.SCAN_ROWS_BAD
+    at = SCAN_ROWS_BAD
     plan = make_plan(
         make_row(table="a", type="ALL", key=None, possible_keys=None, rows=str(at)),
         make_row(id="2", table="b", type="ALL", key=None, possible_keys=None, rows=str(at - 1)),
