@@ -58,7 +58,9 @@ class PlanNode:
     """One step of a plan. `label` is the operation as printed (tree output) or a short
     description (tabular output); `extra` holds the Extra items one by one; `row` is the index of
     the printed row in `Plan.rows` this node stands for, if any. Times are milliseconds per loop,
-    as MySQL prints them; MariaDB's `r_*` figures are kept under their own names."""
+    as MySQL prints them; MariaDB's `r_*` figures are kept under their own names (on a table,
+`r_table_time_ms` is the time spent reading it and `r_other_time_ms` the time spent on the rest,
+such as checking its condition)."""
 
     operation: str
     label: str
@@ -82,6 +84,8 @@ class PlanNode:
     r_filtered: float | None = None
     r_loops: int | None = None
     r_total_time_ms: float | None = None
+    r_table_time_ms: float | None = None
+    r_other_time_ms: float | None = None
     condition: str | None = None
     extra: list[str] = field(default_factory=list)
     row: int | None = None
@@ -162,6 +166,8 @@ _NODE_TYPES: dict[str, type] = {
     "r_filtered": float,
     "r_loops": int,
     "r_total_time_ms": float,
+    "r_table_time_ms": float,
+    "r_other_time_ms": float,
     "condition": str,
     "extra": list,
     "row": int,

@@ -1,8 +1,9 @@
 """Compare two analyses (before and after a change, such as a new index). Pure Python.
 
 Both arguments are analysis dicts as `Analysis.to_dict()` makes them (and as saved explains
-store them). Tables are paired by name, in order of appearance, so a table read twice
-(a self-join, a UNION) pairs its first reading with the other plan's first reading.
+store them); each is read into its plan model. Tables are paired by name, in order of appearance,
+so a table read twice (a self-join, a UNION) pairs its first reading with the other plan's first
+reading. What changed is shown as printed; the rows examined come from the models' figures.
 """
 
 from __future__ import annotations
@@ -11,24 +12,31 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from analyzer.readers.cells import number
+from analyzer.insight.rows import row_nodes
+from analyzer.model import Plan, PlanNode
+from analyzer.readers.plan_model import stored_model
 
 COMPARED_COLUMNS = ("select_type", "type", "possible_keys", "key", "key_len", "ref", "rows", "filtered", "extra")
 
 
-def rows_examined(rows: list[dict[str, Any]]) -> float | None:
-    """Estimated rows examined: the product of `rows` within each select id, summed over selects.
+def rows_examined(nodes: list[PlanNode]) -> float | None:
+    """Estimated rows examined: the product of estimated rows within each select, summed over
+    selects. A hash-joined table is read once, so it adds its rows instead of multiplying them.
 
-    None when no row has a readable `rows` figure.
+    None when no node has an estimate.
     """
-    per_select: dict[str, list[float]] = defaultdict(list)
-    for row in rows:
-        value = number(row.get("rows"))
-        if value is not None:
-            per_select[str(row.get("id") or "")].append(value)
+    per_select: dict[int | None, list[PlanNode]] = defaultdict(list)
+    for node in nodes:
+        if node.rows_estimated is not None:
+            per_select[node.select_id].append(node)
     if not per_select:
         return None
-    return sum(math.prod(values) for values in per_select.values())
+    total = 0.0
+    for members in per_select.values():
+        joined = [n.rows_estimated or 0.0 for n in members if n.join_algorithm != "hash"]
+        hashed = [n.rows_estimated or 0.0 for n in members if n.join_algorithm == "hash"]
+        total += (math.prod(joined) if joined else 0.0) + sum(hashed)
+    return total
 
 
 def _keyed(rows: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
@@ -42,14 +50,15 @@ def _keyed(rows: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
     return keys
 
 
-def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What changed from `before` to `after`, table by table.
+def _nodes(analysis: dict[str, Any], rows: list[dict[str, Any]]) -> list[PlanNode]:
+    """The model node of each printed row of a stored analysis."""
+    plan = Plan(format=str(analysis.get("format") or "table"), columns=list(analysis.get("columns") or []))
+    plan.rows, plan.tree = rows, stored_model(analysis)
+    return row_nodes(plan)
 
-    Returns `{"tables": [...], "rows_examined": {"before", "after", "ratio"}, "changed": n}`;
-    each table entry has `table`, `status` ("changed", "same", "added" or "removed"), the row
-    indices `before_row`/`after_row`, and `changes`: `{column: {"before", "after"}}`.
-    """
-    before_rows, after_rows = before.get("rows") or [], after.get("rows") or []
+
+def _paired(before_rows: list[dict[str, Any]], after_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per table of either plan: removed, added, changed (with the cells that differ) or same."""
     before_keys, after_keys = _keyed(before_rows), _keyed(after_rows)
     tables = []
     for key, b_index in before_keys.items():
@@ -72,8 +81,21 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     for key, a_index in after_keys.items():
         if key not in before_keys:
             tables.append({"table": key[0], "status": "added", "before_row": None, "after_row": a_index, "changes": {}})
+    return tables
 
-    examined_before, examined_after = rows_examined(before_rows), rows_examined(after_rows)
+
+def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from `before` to `after`, table by table.
+
+    Returns `{"tables": [...], "rows_examined": {"before", "after", "ratio"}, "changed": n}`;
+    each table entry has `table`, `status` ("changed", "same", "added" or "removed"), the row
+    indices `before_row`/`after_row`, and `changes`: `{column: {"before", "after"}}`.
+    """
+    before_rows = [r for r in before.get("rows") or [] if isinstance(r, dict)]
+    after_rows = [r for r in after.get("rows") or [] if isinstance(r, dict)]
+    tables = _paired(before_rows, after_rows)
+    examined_before = rows_examined(_nodes(before, before_rows))
+    examined_after = rows_examined(_nodes(after, after_rows))
     ratio = examined_after / examined_before if examined_before and examined_after is not None else None
     return {
         "tables": tables,

@@ -1,13 +1,16 @@
 """Printed cells read as typed values for the plan model: numbers, key lists, Extra items.
 
-A cell that does not hold what its column should ("4 (15%)" is read as 4; "…" or "n/a" as None)
-gives None or an empty list, never a guess.
+A cell that does not hold what its column should ("4 (15%)" is read as 4; "n/a" as None) gives
+None or an empty list, never a guess. A cell the paste cut short (it ends in "…", see
+`resultset.CUT`) gives no number: "12…" may have been 12,345.
 """
 
 from __future__ import annotations
 
 import math
 import re
+
+from analyzer.readers.resultset import CUT
 
 _NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)")
 _INTEGER = re.compile(r"\s*\d{1,18}\s*$")
@@ -30,6 +33,8 @@ def number(value: object) -> float | None:
     if isinstance(value, int | float):
         result = float(value)
     elif isinstance(value, str):
+        if value.rstrip().endswith(CUT):
+            return None
         found = _NUMBER.match(value)
         if found is None:
             return None
@@ -54,7 +59,8 @@ def integer(value: object) -> int | None:
 
 
 def text(value: object) -> str | None:
-    """A cell as stripped text; None for NULL, an empty cell or a value that is not text."""
+    """A cell as stripped text; None for NULL, an empty cell or a value that is not text. A missing
+    cell stays `…`: unknown is not the same as NULL."""
     if isinstance(value, str):
         return value.strip() or None
     if isinstance(value, int | float) and not isinstance(value, bool):

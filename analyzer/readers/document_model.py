@@ -183,6 +183,8 @@ class _DocumentWalker:
             return [self._select(value, children)]
         if key in _WRAPPERS:
             return [self._wrapper(value, key, children)]
+        if key == "block-nl-join":
+            _join_buffer_condition(value, children)
         return children
 
     def _children(self, value: dict[str, Any], depth: int) -> list[PlanNode]:
@@ -219,29 +221,39 @@ class _DocumentWalker:
         )
 
     def _table(self, value: dict[str, Any], key: str, children: list[PlanNode]) -> PlanNode:
+        """A table read. Its printed row (which the reader may have given a wrapper's figures) wins
+        for the cells tabular EXPLAIN shows; the rest comes from the document."""
         table = cells.text(value.get("table_name"))
         row = self._link(table)
         printed = self.rows[row] if row is not None else {}
+
+        def figure(column: str, *keys: str) -> float | None:
+            if column in printed:
+                return cells.number(printed[column])
+            return next((cells.number(value[k]) for k in keys if k in value), None)
+
         node = PlanNode(
             operation="union" if key in _WRAPPERS and _WRAPPERS[key] == "union" else "table",
             label=table or "(no table)",
             select_id=cells.integer(printed.get("id")),
             select_type=cells.text(printed.get("select_type")),
             table=table,
-            access_type=cells.text(value.get("access_type")),
+            access_type=cells.text(printed.get("type", value.get("access_type"))),
             key=cells.text(printed.get("key", value.get("key"))),
             key_length=cells.integer(printed.get("key_len", value.get("key_length"))),
             ref=cells.items(value.get("ref")),
             possible_keys=cells.items(value.get("possible_keys")),
-            rows_estimated=cells.number(value.get("rows_examined_per_scan", value.get("rows"))),
-            filtered=cells.number(value.get("filtered")),
+            rows_estimated=figure("rows", "rows_examined_per_scan", "rows"),
+            filtered=figure("filtered", "filtered"),
             cost=_table_cost(value),
-            rows_actual=cells.number(value.get("r_rows")),
+            rows_actual=figure("r_rows", "r_rows"),
             loops=cells.integer(value.get("r_loops")),
-            r_rows=cells.number(value.get("r_rows")),
-            r_filtered=cells.number(value.get("r_filtered")),
+            r_rows=figure("r_rows", "r_rows"),
+            r_filtered=figure("r_filtered", "r_filtered"),
             r_loops=cells.integer(value.get("r_loops")),
-            r_total_time_ms=cells.number(value.get("r_table_time_ms", value.get("r_total_time_ms"))),
+            r_total_time_ms=cells.number(value.get("r_total_time_ms")),
+            r_table_time_ms=cells.number(value.get("r_table_time_ms")),
+            r_other_time_ms=cells.number(value.get("r_other_time_ms")),
             condition=cells.text(value.get("attached_condition")),
             extra=cells.extra_items(printed.get("extra")),
             row=row,
@@ -253,6 +265,15 @@ class _DocumentWalker:
     def _link(self, table: str | None) -> int | None:
         indexes = self.unlinked.get(table or "")
         return indexes.pop(0) if indexes else None
+
+
+def _join_buffer_condition(value: dict[str, Any], children: list[PlanNode]) -> None:
+    """MariaDB puts the condition checked on rows from the join buffer on the `block-nl-join`
+    around the table: it is that table's condition."""
+    condition = cells.text(value.get("attached_condition"))
+    for node in children:
+        if node.operation == "table" and node.condition is None:
+            node.condition = condition
 
 
 def _table_cost(value: dict[str, Any]) -> float | None:

@@ -3,6 +3,8 @@ output (and JSON the readers could not walk) is nested from its rows."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from analyzer.model import Plan, PlanNode
 from analyzer.readers.document_model import document_tree, operations_tree
 from analyzer.readers.json_plan import _v2_node
@@ -21,3 +23,18 @@ def plan_model(plan: Plan) -> PlanNode:
         if isinstance(root, dict):
             return operations_tree([_v2_node(root, 0)], plan.rows)
     return tabular_tree(plan.rows)
+
+
+def stored_model(analysis: dict[str, Any]) -> PlanNode:
+    """The model of an analysis dict (`Analysis.to_dict()`, as saved explains store it): its `tree`,
+    or, for one stored before the model existed, the model rebuilt from its rows and nested plan."""
+    node = PlanNode.from_dict(analysis.get("tree"))
+    if node is not None:
+        return node
+    rows = [row for row in analysis.get("rows") or [] if isinstance(row, dict)]
+    plan = Plan(format=str(analysis.get("format") or "table"), rows=rows, plan=analysis.get("plan"))
+    try:
+        return plan_model(plan)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        # A stored nested plan of an unexpected shape: its rows still give the model.
+        return tabular_tree(rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analyzer import analyze
 from analyzer.render.plan_tree import MAX_DEPTH, build_tree, flatten
 
 
@@ -110,7 +111,11 @@ def test_json_plan_nests_query_blocks_and_tables():
         }
     }
     nodes = build_tree(
-        {"rows": [{"table": "e"}, {"table": "<derived2>"}, {"table": "x"}, {"table": "z"}], "plan": plan}
+        {
+            "format": "json",
+            "rows": [{"table": "e"}, {"table": "<derived2>"}, {"table": "x"}, {"table": "z"}],
+            "plan": plan,
+        }
     )
     assert shape(nodes) == [
         ("#1 SELECT", ["e", ("<derived2>", [("materialized", [("#2 SELECT", ["x"])])]), ("#3 SELECT", ["z"])])
@@ -121,28 +126,25 @@ def test_json_plan_nests_query_blocks_and_tables():
 
 
 def test_tree_plan_with_operations_and_actuals():
-    plan = [
-        {
-            "operation": "Nested loop inner join",
-            "estimated_rows": 6,
-            "actual_rows": 6,
-            "actual_time": "0.065..0.112",
-            "loops": 1,
-            "children": [
-                {"operation": "Table scan on t1", "table": "t1", "estimated_rows": 6},
-                {
-                    "operation": "Index lookup on t2 using a (a=t1.a)",
-                    "table": "t2",
-                    "estimated_rows": 1,
-                    "actual_rows": 1,
-                },
-            ],
-        }
-    ]
-    nodes = build_tree({"rows": [], "plan": plan})
+    paste = (
+        "-> Nested loop inner join  (cost=2.6 rows=6) (actual time=0.065..0.112 rows=6 loops=1)\n"
+        "    -> Table scan on t1  (cost=0.85 rows=6) (actual time=0.03..0.04 rows=6 loops=1)\n"
+        "    -> Index lookup on t2 using a (a=t1.a)  (cost=0.26 rows=1) (actual time=0.01..0.011 rows=1 loops=6)\n"
+    )
+    nodes = build_tree(analyze(paste).to_dict())
     assert shape(nodes) == [("Nested loop inner join", ["Table scan on t1", "Index lookup on t2 using a (a=t1.a)"])]
-    top = nodes[0]
+    top, lookup = nodes[0], nodes[0].children[1]
     assert (top.rows, top.actual_rows, top.time, top.loops) == ("6", "6", "0.065..0.112", "1")
+    assert (lookup.kind, lookup.table, lookup.access, lookup.loops, lookup.row) == ("table", "t2", "ref", "6", 1)
+
+
+def test_stored_analysis_without_a_model_is_rebuilt_from_its_rows_and_plan():
+    stored = analyze(
+        "-> Filter: (s.city = 'Rome')  (cost=0.75 rows=1)\n    -> Table scan on s  (cost=0.75 rows=5)\n"
+    ).to_dict()
+    fresh = build_tree(stored)
+    del stored["tree"]
+    assert build_tree(stored) == fresh and shape(fresh) == [("Filter: (s.city = 'Rome')", ["Table scan on s"])]
 
 
 def test_unknown_or_empty_plans_fall_back_to_rows():
@@ -157,7 +159,7 @@ def test_deep_nesting_is_cut_off():
     plan: dict = {"table_name": "leaf"}
     for depth in range(500):
         plan = {"operation": f"step {depth}", "inputs": [plan]}
-    items = flatten(build_tree({"rows": [], "plan": plan}))
+    items = flatten(build_tree({"format": "json", "rows": [], "plan": {"query_plan": plan}}))
     assert len(items) > 0 and max(i.depth for i in items) < MAX_DEPTH
 
 
@@ -176,28 +178,11 @@ def test_flatten_closes_every_nested_list():
 
 
 def test_tree_reader_nodes_show_first_and_last_row_times():
-    plan = [
-        {
-            "operation": "Filter: (s.city = 'Rome')",
-            "table": None,
-            "rows": 1.0,
-            "actual_time_first": 0.412,
-            "actual_time_last": 0.598,
-            "actual_rows": 2.0,
-            "loops": 1,
-            "children": [
-                {
-                    "operation": "Table scan on s",
-                    "table": "s",
-                    "rows": 5.0,
-                    "actual_rows": 5.0,
-                    "loops": 1,
-                    "children": [],
-                }
-            ],
-        }
-    ]
-    nodes = build_tree({"rows": [{"table": "s"}], "plan": plan})
+    paste = (
+        "-> Filter: (s.city = 'Rome')  (cost=0.75 rows=1) (actual time=0.412..0.598 rows=2 loops=1)\n"
+        "    -> Table scan on s  (cost=0.75 rows=5) (actual time=0.021..0.034 rows=5 loops=1)\n"
+    )
+    nodes = build_tree(analyze(paste).to_dict())
     top, scan = nodes[0], nodes[0].children[0]
     assert (top.label, top.rows, top.actual_rows, top.time, top.loops) == (
         "Filter: (s.city = 'Rome')",
@@ -218,6 +203,6 @@ def test_mariadb_analyze_json_times():
             "table": {"table_name": "s", "rows": 2, "r_rows": 2, "r_table_time_ms": 0.0123},
         }
     }
-    top = build_tree({"rows": [{"table": "s"}], "plan": plan})[0]
+    top = build_tree({"format": "json", "rows": [{"table": "s"}], "plan": plan})[0]
     assert (top.kind, top.time, top.loops) == ("select", "0.291", "1")
     assert top.children[0].time == "0.0123"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer import analyze
 from analyzer.insight.compare import compare, rows_examined
+from analyzer.readers.nesting import table_node
 
 BEFORE = """\
 +------+-------------+-------+--------+---------------+---------+---------+-------------+-------+----------------------------------------------+
@@ -53,8 +54,22 @@ def test_rows_examined_sums_selects_and_skips_unreadable():
         {"id": None, "rows": None},
         {"id": "3", "rows": "n/a"},
     ]
-    assert rows_examined(rows) == 10 * 20 + 5
-    assert rows_examined([{"id": "1", "rows": None}]) is None
+    assert rows_examined(_nodes(rows)) == 10 * 20 + 5
+    assert rows_examined(_nodes([{"id": "1", "rows": None}])) is None
+
+
+def test_a_hash_joined_table_adds_its_rows_instead_of_multiplying():
+    rows = [
+        {"id": "1", "table": "a", "rows": "1000", "extra": None},
+        {"id": "1", "table": "b", "rows": "5000", "extra": "Using where; Using join buffer (hash join)"},
+    ]
+    assert rows_examined(_nodes(rows)) == 1000 + 5000
+    rows[1]["extra"] = "Using where; Using join buffer (Block Nested Loop)"
+    assert rows_examined(_nodes(rows)) == 1000 * 5000
+
+
+def _nodes(rows):
+    return [table_node(row, index) for index, row in enumerate(rows)]
 
 
 def test_removed_table_and_repeated_names():
