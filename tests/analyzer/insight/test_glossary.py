@@ -1,9 +1,13 @@
-"""The glossary covers every printed select_type, type and Extra term, each with exactly one entry."""
+"""The glossary covers every printed select_type, type and Extra term, each with exactly one entry,
+and its loader rejects a glossary.toml with a mistake, naming the term."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -11,7 +15,8 @@ import pytest
 from analyzer.insight import glossary
 from analyzer.model import SEVERITIES
 
-REFERENCE = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "glossary" / "reference_terms.json").read_text())
+ROOT = Path(__file__).resolve().parents[3]
+REFERENCE = json.loads((ROOT / "tests" / "fixtures" / "glossary" / "reference_terms.json").read_text())
 PRINTED = [(row["column"], form) for row in REFERENCE["terms"] for form in row["printed"]]
 
 # Printed forms named in the brief or seen in server output beyond the reference table.
@@ -186,3 +191,94 @@ def test_argument_patterns_handle_long_hostile_values():
     assert glossary.match("extra", "Range checked for each record (index map: 0x" + "f" * 50_000) is None
     assert glossary.match("extra", "Using pushed condition " + "(" * 50_000) is not None
     assert glossary.match("type", "ref" + "_" * 50_000 + "|filterx") is None
+
+
+# --- the loader: glossary.toml is checked entry by entry ----------------------------------------
+
+SMALL = """
+[urls]
+DOC = "https://example.org/explain"
+
+[[term]]
+column = "extra"
+slug = "extra-using-magic"
+term = "Using magic"
+severity = "info"
+url = "DOC"
+title = "Magic"
+explanation = "Sparkles."
+
+[[term]]
+column = "extra"
+slug = "extra-using-spell"
+term = "Using spell(…)"
+severity = "warning"
+pattern = 'Using spell{ARGS}'
+url = "DOC"
+title = "A spell"
+explanation = \"\"\"
+Two \\
+lines.\"\"\"
+"""
+
+
+def test_loader_reads_terms_in_order_with_patterns_and_joined_lines():
+    small = glossary.load(SMALL)
+    assert [t.slug for t in small.terms] == ["extra-using-magic", "extra-using-spell"]
+    spell = small.by_slug["extra-using-spell"]
+    assert spell.explanation == "Two lines."
+    assert spell.url == "https://example.org/explain"
+    assert spell.pattern.pattern == r"\A(?:Using spell\([^()]*\))\Z"
+    assert small.find("extra", "using SPELL(a,b)") is spell
+    assert small.find("extra", "Using spell(a,(b))") is None
+    assert small.find("extra", "USING MAGIC") is small.terms[0]
+    assert small.find("type", "Using magic") is None
+
+
+def test_loader_takes_parsed_data_too():
+    assert glossary.load(tomllib.loads(SMALL)).terms == glossary.load(SMALL).terms
+
+
+MISTAKES = [
+    ('title = "Magic"', 'titel = "Magic"', "#1 (extra-using-magic): unknown key(s) titel"),
+    ('severity = "info"\n', "", "#1 (extra-using-magic): missing key(s) severity"),
+    ('url = "DOC"\ntitle = "Magic"', 'url = "DOCS"\ntitle = "Magic"', "#1 (extra-using-magic): unknown url id 'DOCS'"),
+    ('severity = "warning"', 'severity = "critical"', "#2 (extra-using-spell): unknown severity 'critical'"),
+    ('column = "extra"', 'column = "Extra"', "#1 (extra-using-magic): unknown column 'Extra'"),
+    ('title = "Magic"', "title = 42", "#1 (extra-using-magic): title must be a non-empty string"),
+    ('slug = "extra-using-spell"', 'slug = "extra-using-magic"', "#2 (extra-using-magic): slug already used"),
+    ("{ARGS}'", "(['", "#2 (extra-using-spell): pattern does not compile"),
+    ("{ARGS}", "{ARG}", "#2 (extra-using-spell): unknown placeholder {ARG}"),
+    ("{ARGS}", "{ARGS", "#2 (extra-using-spell): unknown placeholder {ARGS"),
+    (
+        'term = "Using spell(…)"\nseverity = "warning"\npattern = \'Using spell{ARGS}\'\n',
+        'term = "using MAGIC"\nseverity = "warning"\n',
+        "#2 (extra-using-spell): extra term 'using MAGIC' already listed",
+    ),
+    ('"https://example.org/explain"', '"example.org/explain"', "url DOC is not an https:// address"),
+    ("[urls]", '[url]\nDOC = "https://example.org/"\n\n[urls]', "unknown top-level key(s) url"),
+    ('title = "Magic"', 'title = "Magic', "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message"), MISTAKES, ids=[m[2].split(": ")[-1][:30] for m in MISTAKES])
+def test_loader_names_the_term_at_fault(old, new, message):
+    assert old in SMALL
+    with pytest.raises(glossary.GlossaryError, match=re.escape(message)):
+        glossary.load(SMALL.replace(old, new, 1))
+
+
+def test_loader_needs_urls_and_terms():
+    with pytest.raises(glossary.GlossaryError, match="no \\[\\[term\\]\\] entries"):
+        glossary.load({"urls": {"DOC": "https://example.org/"}})
+    with pytest.raises(glossary.GlossaryError, match="no \\[urls\\] table"):
+        glossary.load({"term": [{"slug": "extra-x"}]})
+
+
+def test_the_shipped_file_is_read_on_first_use_not_at_import():
+    code = "import sys, analyzer.insight.glossary as g; print('TERMS' in vars(g), 'tomllib' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.split() == ["False", "False"]
+    assert glossary.TERMS is glossary._shipped().terms
+    with pytest.raises(AttributeError):
+        glossary.NO_SUCH_NAME  # noqa: B018
