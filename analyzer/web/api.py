@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from analyzer import ParseError, analyze
 from analyzer.render.text import format_report
+from analyzer.web.schema import AnalysisOutput
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -141,7 +142,7 @@ class AnalyzeView(APIView):
     @extend_schema(
         summary="Analyze an EXPLAIN paste (nothing is saved)",
         request={"text/plain": str, "application/json": AnalyzeInput},
-        responses={200: dict, 400: dict, 413: dict, 415: dict},
+        responses={200: AnalysisOutput, 400: dict, 413: dict, 415: dict},
         examples=[OpenApiExample("JSON body", value={"explain": "+----+ …", "query": "SELECT …"}, request_only=True)],
     )
     def post(self, request: Request) -> Response:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from django.core.management import call_command
 
@@ -38,3 +40,26 @@ def test_reanalyze_keeps_the_old_analysis_when_the_paste_no_longer_parses(create
     call_command("reanalyze")
     assert Explain.objects.get(slug=data["slug"]).analysis["rows"]
     assert data["slug"] in capsys.readouterr().err
+
+
+def test_migration_adds_the_plan_model_to_analyses_stored_without_it(create):
+    from django.apps import apps
+
+    migration = importlib.import_module("pastebin.migrations.0003_analysis_tree")
+    data = create()
+    stored = Explain.objects.get(slug=data["slug"]).analysis
+    expected = stored.pop("tree")
+    Explain.objects.filter(slug=data["slug"]).update(analysis=stored)
+    migration.add_trees(apps, None)
+    assert Explain.objects.get(slug=data["slug"]).analysis["tree"] == expected
+    migration.remove_trees(apps, None)
+    assert "tree" not in Explain.objects.get(slug=data["slug"]).analysis
+
+
+def test_permalink_of_an_analysis_stored_without_the_model_still_shows_its_plan_tree(create, client):
+    data = create()
+    stored = Explain.objects.get(slug=data["slug"]).analysis
+    del stored["tree"]
+    Explain.objects.filter(slug=data["slug"]).update(analysis=stored, parser_version="1")
+    page = client.get(f"/e/{data['slug']}/").content.decode()
+    assert 'class="tree"' in page and "employees" in page

@@ -26,6 +26,36 @@ def test_plain_text_body_gives_rows(client, url):
     assert data["tables"] == ["employees"]
 
 
+def test_tree_key_holds_the_typed_plan_model(client):
+    data = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain").json()
+    tree = data["tree"]
+    assert (tree["operation"], tree["row"]) == ("query", None)
+    [select] = tree["children"]
+    assert (select["operation"], select["select_id"], select["select_type"]) == ("select", 1, "SIMPLE")
+    [table] = select["children"]
+    assert (table["operation"], table["table"], table["access_type"], table["key"]) == (
+        "table",
+        "employees",
+        "const",
+        "PRIMARY",
+    )
+    assert (table["key_length"], table["ref"], table["rows_estimated"], table["extra"], table["row"]) == (
+        4,
+        ["const"],
+        1.0,
+        [],
+        0,
+    )
+
+
+def test_mysql_explain_analyze_tree_numbers_are_numbers(client):
+    paste = "-> Table scan on t  (cost=1.25 rows=10) (actual time=0.02..0.05 rows=10 loops=1)\n"
+    data = client.post("/api/v1/analyze/", paste, content_type="text/plain").json()
+    [scan] = data["tree"]["children"]
+    assert (scan["cost"], scan["rows_estimated"], scan["rows_actual"], scan["loops"]) == (1.25, 10.0, 10.0, 1)
+    assert (scan["time_first_ms"], scan["time_last_ms"], scan["row"]) == (0.02, 0.05, 0)
+
+
 def test_json_body_with_query(client):
     response = client.post(
         "/api/v1/analyze/", {"explain": CLEAN, "query": "SELECT * FROM employees"}, content_type="application/json"
