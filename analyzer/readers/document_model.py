@@ -115,6 +115,8 @@ def _operation(node: dict[str, Any], rows: list[Row], row_of: dict[int, int], de
         extra=cells.extra_items(printed.get("extra")),
         row=row,
     )
+    if operation == "table":
+        model.join_algorithm = cells.join_buffer_algorithm(model.extra)
     if kind == "Select" and (heading := _SELECT_HEADING.match(label)):
         model.select_id = int(heading.group(1))
         model.select_type = _subquery_type(heading.group(2) or "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer import analyze
 from analyzer.insight.annotations import annotate
 from analyzer.insight.findings import SCAN_ROWS_BAD
 from analyzer.model import Plan
@@ -182,6 +183,30 @@ def test_join_row_product_thresholds():
 
     _, edge = annotate(plan_for("100000", "100"))  # exactly 1e7 is still a warning
     assert only(edge, "join-rows").severity == "warning"
+
+
+def test_a_hash_join_is_no_row_product():
+    plan = make_plan(
+        make_row(table="a", type="ALL", rows="100000"),
+        make_row(table="b", type="ALL", rows="50000", extra="Using where; Using join buffer (hash join)"),
+    )
+    _, findings = annotate(plan)
+    assert "join-rows" not in kinds(findings)
+    plan.rows[1]["extra"] = "Using where; Using join buffer (Block Nested Loop)"
+    _, findings = annotate(plan)
+    assert only(findings, "join-rows").severity == "bad"
+
+
+def test_a_hash_join_in_tree_output_is_no_row_product():
+    paste = (
+        "-> Inner hash join (b.x = a.x)  (cost=5e+08 rows=5e+09)\n"
+        "    -> Table scan on b  (cost=5000 rows=50000)\n"
+        "    -> Hash\n"
+        "        -> Table scan on a  (cost=10000 rows=100000)\n"
+    )
+    findings = analyze(paste).findings
+    assert "join-rows" not in kinds(findings)
+    assert [f.kind for f in findings].count("full-table-scan") == 2
 
 
 def test_join_rows_are_counted_per_select_id():
