@@ -19,7 +19,7 @@ def analyze(text: str, query: str | None = None, max_bytes: int = DEFAULT_MAX_BY
     """
     plan = parse(text, max_bytes=max_bytes)
     if not plan.tables:
-        plan.tables = list(dict.fromkeys(row["table"] for row in plan.rows if row.get("table")))
+        plan.tables = list(dict.fromkeys(name for row in plan.rows if (name := row.get("table"))))
     if query and query.strip():
         plan.query = query.strip()
     annotations, findings = annotate(plan)

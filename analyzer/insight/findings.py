@@ -257,10 +257,10 @@ def _unused_index(index: int, node: PlanNode, table: str, rows: float | None) ->
 
 
 def _low_filtered(index: int, node: PlanNode, table: str, rows: float | None) -> Iterable[Finding]:
+    kept: float | None = node.filtered
+    read, source = rows, "estimated"
     if node.r_filtered is not None and node.rows_actual is not None:
         kept, read, source = node.r_filtered, node.rows_actual, "measured"
-    else:
-        kept, read, source = node.filtered, rows, "estimated"
     if kept is None or read is None or kept >= FILTERED_LOW or read < FILTERED_MIN_ROWS:
         return []
     return [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from analyzer.model import Plan, PlanNode
 from analyzer.readers.nesting import table_node, tabular_tree
@@ -22,5 +22,5 @@ def row_nodes(plan: Plan) -> list[PlanNode]:
     return nodes
 
 
-def _mappings(rows: list[object]) -> list[dict[str, str | None]]:
+def _mappings(rows: Sequence[object]) -> list[dict[str, str | None]]:
     return [dict(row) if isinstance(row, Mapping) else {} for row in rows]

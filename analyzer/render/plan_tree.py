@@ -68,18 +68,17 @@ def _shown(nodes: list[PlanNode], printed: list[dict[str, Any]], budget: list[in
 
 def _tree_node(node: PlanNode, row: dict[str, Any] | None) -> TreeNode:
     """One node as the page shows it; a tabular row's figures and Extra as printed."""
-    cell = (lambda name: _text(row.get(name))) if row is not None else (lambda name: None)
     return TreeNode(
         label=node.label,
         kind=_kind(node),
         table=node.table,
         access=node.access_type,
-        rows=cell("rows") if row is not None else _number(node.rows_estimated),
-        actual_rows=cell("r_rows") if row is not None else _number(node.rows_actual),
+        rows=_text(row.get("rows")) if row is not None else _number(node.rows_estimated),
+        actual_rows=_text(row.get("r_rows")) if row is not None else _number(node.rows_actual),
         time=_time(node),
         loops=_text(node.loops if node.loops is not None else node.r_loops),
         row=node.row,
-        detail=cell("extra"),
+        detail=_text(row.get("extra")) if row is not None else None,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -391,22 +393,20 @@ def test_number_parsing_is_lenient_but_never_guesses():
     assert number("100.00") == 100
     assert number(" 161.00 ") == 161
     assert number(12) == 12
+    unreadable: object
     for unreadable in (None, "", "NULL", "n/a", "inf", "nan", True, [], "(15%)"):
         assert number(unreadable) is None
 
 
 def test_odd_values_never_raise():
-    plan = Plan(
-        format="json",
-        rows=[
-            {"type": 7, "extra": ["Using where"], "rows": "1e999", "select_type": {"x": 1}},
-            {"type": "|", "extra": ";;; ; ", "rows": "-5", "filtered": "-1", "r_rows": "0"},
-            {"type": "ref|", "possible_keys": "", "key": "", "table": ""},
-            "not a row",  # type: ignore[list-item]
-            {"id": None, "select_type": "DEPENDENT   SUBQUERY", "extra": "Using\u00a0filesort"},
-        ],
-    )
-    annotations, findings = annotate(plan)
+    rows: list[Any] = [
+        {"type": 7, "extra": ["Using where"], "rows": "1e999", "select_type": {"x": 1}},
+        {"type": "|", "extra": ";;; ; ", "rows": "-5", "filtered": "-1", "r_rows": "0"},
+        {"type": "ref|", "possible_keys": "", "key": "", "table": ""},
+        "not a row",
+        {"id": None, "select_type": "DEPENDENT   SUBQUERY", "extra": "Using\u00a0filesort"},
+    ]
+    annotations, findings = annotate(Plan(format="json", rows=rows))
     assert "filesort" in kinds(findings)
     assert "dependent-subquery" in kinds(findings)
     assert any(a.slug == "extra-using-filesort" and a.row == 4 for a in annotations)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -97,7 +98,7 @@ def test_it_keeps_the_document_as_the_plan() -> None:
 
 
 def test_it_formats_numbers_without_losing_information() -> None:
-    doc = {
+    doc: dict[str, Any] = {
         "query_block": {
             "select_id": 1,
             "table": {"table_name": "t", "access_type": "ALL", "rows": 161, "filtered": 1.5},

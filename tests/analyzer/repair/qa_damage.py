@@ -253,7 +253,7 @@ def shell_command(text: str, statement: str, flag: str) -> str:
 
 # --- table borders --------------------------------------------------------------------------
 
-BOX = {"top": "┌┬┐", "mid": "├┼┤", "bottom": "└┴┘"}
+BOX = {"top": ("┌", "┬", "┐"), "mid": ("├", "┼", "┤"), "bottom": ("└", "┴", "┘")}
 
 
 def is_rule(line: str) -> bool:
