@@ -1,4 +1,5 @@
-"""The one entry point the web views, the API and the CLI call."""
+"""The pipeline: repair and read a paste into its plan model (`readers`), then annotate it and find
+its problems (`insight`). The one entry point the web views, the API and the CLI call."""
 
 from __future__ import annotations
 
