@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, column_starts, width
@@ -74,6 +74,11 @@ class _Frame:
     right_open: bool = False  # no `|` after the last cell (the line was cut, or borders lost)
     cut_edge: bool = False  # the right edge is missing because lines were cut short
 
+    @property
+    def cells(self) -> int:
+        """How many cells a line of the table holds."""
+        return len(self.seps) - 1 + self.left_open + self.right_open
+
 
 class _Joins:
     """Counts of rejoined pieces, for the notices."""
@@ -96,6 +101,28 @@ def starts_table(lines: list[str], i: int) -> bool:
     return line.count(" | ") >= 4 and is_explain_header([c.strip().lower() for c in line.split("|")])
 
 
+@dataclass
+class _Table:
+    """What the steps of `parse_table` share while they read one table."""
+
+    lines: list[str]  # a copy once a remark was taken off a row (see `_take_off_remark`)
+    numbers: list[int]
+    start: int
+    margins: list[int]
+    indent: int
+    top: bool  # the table starts with its top border
+    borders: int  # borders read so far: top, under the header, bottom
+    joins: _Joins = field(default_factory=_Joins)
+    notices: list[str] = field(default_factory=list)
+    # The logical lines read (each with the index of its first piece), in sections between borders.
+    sections: list[list[tuple[str, int]]] = field(default_factory=lambda: [[]])
+    copied: bool = False  # `lines` is a copy of the caller's list
+    squeezed: bool | None = None  # the first line does not line up with the border: spaces were collapsed
+    markdown: bool = False  # a `|---|---|` rule under the header: a Markdown table
+    collapsed: bool = False  # the header does not line up with the border either: spaces were collapsed
+    loose: int = 0  # lines split at their `|` signs instead of the border's columns
+
+
 def parse_table(
     lines: list[str], numbers: list[int], start: int, margins: list[int] | None = None
 ) -> tuple[ResultSet | None, int]:
@@ -103,198 +130,266 @@ def parse_table(
 
     `margins` holds, per line, the width of the quoting the cleanup removed (see `_assemble`).
     """
-    margins = margins or [0] * len(lines)
-    joins = _Joins()
-    n = len(lines)
     first = lines[start]
-    indent = len(first) - len(first.lstrip())
-    notices: list[str] = []
-    if is_border(first) and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
+    top = is_border(first)
+    if top and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
         return None, start + 1  # the rest of a first border that was only partly selected
-    ahead = None if is_border(first) else _border_below(lines, start, indent)
-    if is_border(first) or ahead is not None:
-        # A table whose first border was lost (or only partly selected) takes the one below the header.
-        at = start if ahead is None else ahead
-        border, j = _join_border(lines, at, joins if ahead is None else _Joins())
-        closed = border.endswith("+")
-        seps = [k for k, c in enumerate(border) if c == "+"]
-        wrap = width(lines[at].rstrip()) + margins[at] if j - at > 1 else None
-        frame = _Frame(seps, width(border) if closed else None, wrap, right_open=not closed, cut_edge=not closed)
-        if ahead is not None:
-            j = start
-        if not closed:
-            notices.append(
-                f"The table border on line {numbers[at]} stops at column {width(border)} without its closing '+': "
-                "the lines were truncated."
-            )
-    else:
-        frame = _borderless_wrapped_frame(lines, start, indent, margins)
-        if frame is None:
-            return None, start + 1
-        j = start
-        notices.append(f"The table starting on line {numbers[start]} has no '+---+' borders; read it by its '|' lines.")
-    if len(frame.seps) > MAX_COLUMNS:
+    indent = len(first) - len(first.lstrip())
+    table = _Table(lines, numbers, start, margins or [0] * len(lines), indent, top, borders=int(top))
+    found = _find_frame(table)
+    if found is None or len(found[0].seps) > MAX_COLUMNS:
         return None, start + 1
-    cells = len(frame.seps) - 1 + frame.left_open + frame.right_open
-    if cells < 1:
-        # Lines of bare `|` and borders without a cell: nothing to read, skip them in one go.
-        while j < n and lines[j].strip() and not lines[j].strip().strip("|+-"):
-            j += 1
-        return ResultSet("table", [], [], numbers[start], notices=notices), max(j, start + 1)
-    if cells == 1:
-        # One column is no EXPLAIN table (a one-cell JSON or tree plan has its own reader): keep
-        # the header's name for the error message and skip the rest in one go.
-        k = next((k for k in range(j, min(n, j + 3)) if not is_border(lines[k])), j)
-        name = lines[k].strip().strip("|").strip().lower() if k < n else ""
-        while j < n and lines[j].strip():
-            j += 1
-        return ResultSet("table", [name], [], numbers[start], notices=notices), max(j, start + 1)
-
-    sections: list[list[tuple[str, int]]] = [[]]
-    borders = 1 if is_border(first) else 0
-    squeezed = None  # the first line does not line up with the border: spaces were collapsed
-    markdown = False  # a `|---|---|` rule under the header: a Markdown table
-    copied = None  # `lines` once copied to take remarks off rows
-    while j < n:
-        line = lines[j]
-        s = line.rstrip()
-        if not s.strip():
-            if borders == 0 and len(sections) == 1 and len(sections[0]) == 1 and _row_after_gap(lines, j, indent):
-                # One empty line between the header and the only row (a double-spaced paste).
-                notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j]}).")
-                j += 1
-                continue
-            resume = _resume_after_remark(lines, j, frame, indent) if borders == 2 and len(sections) == 2 else None
-            if resume is not None and sections[-1]:
-                # A reply's comment typed between two rows: the table goes on after it.
-                remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
-                notices.append(
-                    f"Ignored {plural(len(remark), 'line')} of other text inside the table ({describe_lines(remark)})."
-                )
-                j = resume
-                continue
-            break
-        if len(s) - len(s.lstrip()) != indent and not frame.left_open:
-            break
-        if is_border(s):
-            border, k = _join_border(lines, j, joins)
-            if frame.total is not None and width(border) != frame.total:
-                break
-            j = k
-            if borders and not sections[-1] and (len(sections) == 1 or borders == 2):
-                # The same border twice in a row (a terminal repeated a line while scrolling).
-                notices.append(f"Skipped a border line repeated right after itself (line {numbers[j - 1]}).")
-                continue
-            borders += 1
-            if borders >= 3 and sections[-1]:
-                break
-            if sections[-1]:
-                sections.append([])
-            continue
-        if borders == 0 and _is_markdown_rule(s):
-            if sections[-1]:
-                sections.append([])
-            markdown = True
-            j += 1
-            continue
-        if s.lstrip()[0] != "|" and not frame.left_open:
-            break
-        if frame.left_open and "|" not in s:
-            break
-        cut = _remark_start(s, frame)
-        if cut is not None:
-            # A remark typed after the row's closing `|`.
-            notices.append(
-                f"Ignored the text after the table's right border on line {numbers[j]} ('{s[cut:].strip()[:40]}')."
-            )
-            if copied is None:
-                lines = copied = list(lines)
-            lines[j] = s[:cut]
-        row_text, k = _assemble(lines, j, frame, joins, margins)
-        if squeezed is None:
-            squeezed = frame.total is not None and not _aligned(row_text, 0, frame.seps)
-        if squeezed:
-            # Spaces collapsed, so the border cannot guide the rejoining: a line continues while
-            # it holds fewer cells than the border has columns (at the space a mail client dropped).
-            while k < n and lines[k].strip() and not is_border(lines[k]):
-                cells = _loose_cells(row_text, frame)
-                if cells is not None and len(cells) >= len(frame.seps) - 1:
-                    break
-                row_text = row_text.rstrip() + " " + lines[k].strip()
-                joins.word += 1
-                k += 1
-        sections[-1].append((row_text, j))
-        j = k
-
-    physical = [item for section in sections for item in section]
+    frame, j = found
+    if frame.cells < 1:
+        return _without_cells(table, j)
+    if frame.cells == 1:
+        return _one_column(table, j)
+    j = _gather(table, frame, j)
+    physical = [item for section in table.sections for item in section]
     if not physical:
         return None, max(j, start + 1)
-    header_text, header_at = physical[0]
-    data = physical[1:]
-    width_in_cells = len(frame.seps) - 1 + frame.left_open + frame.right_open
-    header_cells, header_ok = _split(header_text, frame, header=True)
-    loose = 0
-    collapsed = False  # the header does not line up with the border either: spaces were collapsed
-    if not header_ok and frame.total is not None:
-        parts = _loose_cells(header_text, frame)
-        if parts is not None and len(parts) == width_in_cells:
-            header_cells, header_ok, collapsed = parts, True, True
-            loose += 1
-    columns = unique_names([c.lower() for c in header_cells])
+    return _result(table, frame, physical), j
 
-    rows = []
-    damaged: list[int] = []
+
+def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
+    """The table's frame and the index of its header line (after the top border, if any): the frame
+    is drawn by the top border, else by the border under the header, else by the header's `|` signs."""
+    lines, start = table.lines, table.start
+    if table.top:
+        return _border_frame(table, start, table.joins)
+    below = _border_below(lines, start, table.indent)
+    if below is not None:
+        # A table whose first border was lost (or only partly selected) takes the one below the header.
+        return _border_frame(table, below, _Joins())[0], start
+    frame = _borderless_wrapped_frame(lines, start, table.indent, table.margins)
+    if frame is None:
+        return None
+    table.notices.append(
+        f"The table starting on line {table.numbers[start]} has no '+---+' borders; read it by its '|' lines."
+    )
+    return frame, start
+
+
+def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int]:
+    """The frame of the border at `lines[at]` (with the pieces a terminal wrapped it into) and the index after it."""
+    border, j = _join_border(table.lines, at, joins)
+    closed = border.endswith("+")
+    seps = [k for k, c in enumerate(border) if c == "+"]
+    wrap = width(table.lines[at].rstrip()) + table.margins[at] if j - at > 1 else None
+    if not closed:
+        table.notices.append(
+            f"The table border on line {table.numbers[at]} stops at column {width(border)} without its closing '+': "
+            "the lines were truncated."
+        )
+    return _Frame(seps, width(border) if closed else None, wrap, right_open=not closed, cut_edge=not closed), j
+
+
+def _without_cells(table: _Table, j: int) -> tuple[ResultSet, int]:
+    """Lines of bare `|` and borders without a cell: nothing to read, skip them in one go."""
+    lines = table.lines
+    while j < len(lines) and lines[j].strip() and not lines[j].strip().strip("|+-"):
+        j += 1
+    return ResultSet("table", [], [], table.numbers[table.start], notices=table.notices), max(j, table.start + 1)
+
+
+def _one_column(table: _Table, j: int) -> tuple[ResultSet, int]:
+    """One column is no EXPLAIN table (a one-cell JSON or tree plan has its own reader): keep the
+    header's name for the error message and skip the rest in one go."""
+    lines, n = table.lines, len(table.lines)
+    k = next((k for k in range(j, min(n, j + 3)) if not is_border(lines[k])), j)
+    name = lines[k].strip().strip("|").strip().lower() if k < n else ""
+    while j < n and lines[j].strip():
+        j += 1
+    return ResultSet("table", [name], [], table.numbers[table.start], notices=table.notices), max(j, table.start + 1)
+
+
+def _gather(table: _Table, frame: _Frame, j: int) -> int:
+    """Collect the table's logical lines from `lines[j]` into `table.sections` (a new section
+    after each border or Markdown rule); return the index after the table."""
+    while j < len(table.lines):
+        s = table.lines[j].rstrip()
+        if not s.strip():
+            resume = _after_gap(table, frame, j)
+            if resume is None:
+                break
+            j = resume
+        elif len(s) - len(s.lstrip()) != table.indent and not frame.left_open:
+            break
+        elif is_border(s):
+            j, goes_on = _read_border(table, frame, j)
+            if not goes_on:
+                break
+        elif table.borders == 0 and _is_markdown_rule(s):
+            if table.sections[-1]:
+                table.sections.append([])
+            table.markdown = True
+            j += 1
+        elif (s.lstrip()[0] != "|" and not frame.left_open) or (frame.left_open and "|" not in s):
+            break
+        else:
+            j = _read_row(table, frame, j, s)
+    return j
+
+
+def _after_gap(table: _Table, frame: _Frame, j: int) -> int | None:
+    """Where the table goes on after the empty `lines[j]`; None where it ends there."""
+    lines, sections = table.lines, table.sections
+    if table.borders == 0 and len(sections) == 1 and len(sections[0]) == 1 and _row_after_gap(lines, j, table.indent):
+        # One empty line between the header and the only row (a double-spaced paste).
+        table.notices.append(f"Skipped the empty line between the header and the first row (line {table.numbers[j]}).")
+        return j + 1
+    if table.borders != 2 or len(sections) != 2 or not sections[-1]:
+        return None
+    resume = _resume_after_remark(lines, j, frame, table.indent)
+    if resume is None:
+        return None
+    # A reply's comment typed between two rows: the table goes on after it.
+    remark = [table.numbers[k] for k in range(j, resume) if lines[k].strip()]
+    table.notices.append(
+        f"Ignored {plural(len(remark), 'line')} of other text inside the table ({describe_lines(remark)})."
+    )
+    return resume
+
+
+def _read_border(table: _Table, frame: _Frame, j: int) -> tuple[int, bool]:
+    """Take in the border at `lines[j]`; return the index to go on from and whether the table goes on."""
+    border, k = _join_border(table.lines, j, table.joins)
+    if frame.total is not None and width(border) != frame.total:
+        return j, False
+    sections = table.sections
+    if table.borders and not sections[-1] and (len(sections) == 1 or table.borders == 2):
+        # The same border twice in a row (a terminal repeated a line while scrolling).
+        table.notices.append(f"Skipped a border line repeated right after itself (line {table.numbers[k - 1]}).")
+        return k, True
+    table.borders += 1
+    if table.borders >= 3 and sections[-1]:
+        return k, False
+    if sections[-1]:
+        sections.append([])
+    return k, True
+
+
+def _read_row(table: _Table, frame: _Frame, j: int, s: str) -> int:
+    """Take in the row at `lines[j]` (`s`, without trailing spaces) with its wrapped pieces; return the index after it."""
+    cut = _remark_start(s, frame)
+    if cut is not None:
+        _take_off_remark(table, j, s, cut)
+    row_text, k = _assemble(table.lines, j, frame, table.joins, table.margins)
+    if table.squeezed is None:
+        table.squeezed = frame.total is not None and not _aligned(row_text, 0, frame.seps)
+    if table.squeezed:
+        row_text, k = _join_squeezed(table, frame, row_text, k)
+    table.sections[-1].append((row_text, j))
+    return k
+
+
+def _take_off_remark(table: _Table, j: int, s: str, cut: int) -> None:
+    """Drop a remark typed after the row's closing `|` (at `s[cut:]`) from `lines[j]`, in a copy of the lines."""
+    table.notices.append(
+        f"Ignored the text after the table's right border on line {table.numbers[j]} ('{s[cut:].strip()[:40]}')."
+    )
+    if not table.copied:
+        table.lines = list(table.lines)
+        table.copied = True
+    table.lines[j] = s[:cut]
+
+
+def _join_squeezed(table: _Table, frame: _Frame, row_text: str, k: int) -> tuple[str, int]:
+    """Rejoin a row whose spaces were collapsed, so the border cannot guide the rejoining: a line
+    continues while it holds fewer cells than the border has columns (at the space a mail client
+    dropped). Returns the row and the index after it."""
+    lines = table.lines
+    while k < len(lines) and lines[k].strip() and not is_border(lines[k]):
+        cells = _loose_cells(row_text, frame)
+        if cells is not None and len(cells) >= len(frame.seps) - 1:
+            break
+        row_text = row_text.rstrip() + " " + lines[k].strip()
+        table.joins.word += 1
+        k += 1
+    return row_text, k
+
+
+def _result(table: _Table, frame: _Frame, physical: list[tuple[str, int]]) -> ResultSet:
+    """The result set of the table's logical lines (the header first), with its notices."""
+    header_text, header_at = physical[0]
+    header_cells, header_ok = _read_header(table, frame, header_text)
+    columns = unique_names([c.lower() for c in header_cells])
+    result = ResultSet("table", columns, [], table.numbers[table.start], notices=table.notices)
+    damaged_lines = _read_rows(table, frame, result, physical[1:], header_cells)
+    _report_joins(table.joins, result.notices, frame.wrap)
+    if table.markdown:
+        result.notices.append("Read a Markdown table (a '|---|' rule under the header).")
+    if table.loose:
+        result.notices.append(
+            f"Split {plural(table.loose, 'line')} that {'does' if table.loose == 1 else 'do'} not line up with the "
+            "table's columns at their '|' signs (spaces were collapsed or the table was typed by hand)."
+        )
+    if table.top and table.borders < 3 and frame.total is not None:
+        _truncated(
+            result,
+            f"The table starting on line {table.numbers[table.start]} has no bottom border: the paste looks "
+            "truncated, and rows may be missing.",
+        )
+    if not header_ok:
+        _truncated(
+            result,
+            f"The header on line {table.numbers[header_at]} is truncated; column names ending in '{CUT}' were cut.",
+        )
+    if result.affected_rows:
+        _truncated(
+            result,
+            f"{_row_words(result.affected_rows)} truncated or damaged ({describe_lines(damaged_lines)}): "
+            f"a cell ending in '{CUT}' was cut short and a cell that is only '{CUT}' is missing.",
+        )
+    return result
+
+
+def _truncated(result: ResultSet, notice: str) -> None:
+    """Mark `result` as truncated, saying why."""
+    result.truncated = True
+    result.notices.append(notice)
+
+
+def _read_header(table: _Table, frame: _Frame, text: str) -> tuple[list[str], bool]:
+    """The header's cells and whether it is whole; a header that is not but belongs to a table
+    of known width is split at its `|` signs instead when that gives every column."""
+    cells, ok = _split(text, frame, header=True)
+    if not ok and frame.total is not None:
+        parts = _loose_cells(text, frame)
+        if parts is not None and len(parts) == frame.cells:
+            table.collapsed = True
+            table.loose += 1
+            return parts, True
+    return cells, ok
+
+
+def _read_rows(
+    table: _Table, frame: _Frame, result: ResultSet, data: list[tuple[str, int]], header_cells: list[str]
+) -> list[int]:
+    """Fill `result.rows` and `result.affected_rows` from the data lines; return the line numbers of the damaged rows."""
+    names = [c.lower() for c in header_cells]
     damaged_lines: list[int] = []
     for text, at in data:
         cells, ok = _split(text, frame, header=False)
-        if ok and [cell.lower() for cell in cells] == [c.lower() for c in header_cells]:
+        if ok and [cell.lower() for cell in cells] == names:
             # The header line again (a terminal repeated it while scrolling): no row holds the names.
-            notices.append(f"Skipped a repeat of the header line (line {numbers[at]}).")
+            table.notices.append(f"Skipped a repeat of the header line (line {table.numbers[at]}).")
             continue
-        if not ok and (collapsed or borders == 0):
+        if not ok and (table.collapsed or table.borders == 0):
             # Whole rows that do not line up (a markdown table, or spaces collapsed by a chat or a
             # web page): split them at the `|` signs that have a space beside them. In a table
             # whose header lines up, a row that does not is damaged instead.
             parts = _loose_cells(text, frame)
-            if parts is not None and len(parts) == len(columns):
+            if parts is not None and len(parts) == len(result.columns):
                 cells, ok = parts, True
-                loose += 1
+                table.loose += 1
         if not ok:
-            damaged.append(len(rows))
-            damaged_lines.append(numbers[at])
-        if markdown:
+            result.affected_rows.append(len(result.rows))
+            damaged_lines.append(table.numbers[at])
+        if table.markdown:
             cells = [cell.replace("\\|", "|") for cell in cells]  # Markdown escapes a `|` in a cell
-        rows.append({name: value(cell) for name, cell in zip(columns, cells, strict=False)})
-
-    _report_joins(joins, notices, frame.wrap)
-    if markdown:
-        notices.append("Read a Markdown table (a '|---|' rule under the header).")
-    if loose:
-        notices.append(
-            f"Split {plural(loose, 'line')} that {'does' if loose == 1 else 'do'} not line up with the table's "
-            "columns at their '|' signs "
-            "(spaces were collapsed or the table was typed by hand)."
-        )
-    result = ResultSet("table", columns, rows, numbers[start], notices=notices)
-    if is_border(first) and borders < 3 and frame.total is not None:
-        result.truncated = True
-        notices.append(
-            f"The table starting on line {numbers[start]} has no bottom border: the paste looks truncated, "
-            "and rows may be missing."
-        )
-    if not header_ok:
-        result.truncated = True
-        notices.append(
-            f"The header on line {numbers[header_at]} is truncated; column names ending in '{CUT}' were cut."
-        )
-    if damaged:
-        result.truncated = True
-        result.affected_rows = damaged
-        notices.append(
-            f"{_row_words(damaged)} truncated or damaged ({describe_lines(damaged_lines)}): "
-            f"a cell ending in '{CUT}' was cut short and a cell that is only '{CUT}' is missing."
-        )
-    return result, j
+        result.rows.append({name: value(cell) for name, cell in zip(result.columns, cells, strict=False)})
+    return damaged_lines
 
 
 def _row_words(indices: list[int]) -> str:
@@ -470,13 +565,13 @@ def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margin
     `margins[k]` is how many columns of quoting were taken off line k: a terminal filled the
     line to its width with them, so a piece plus its margin is the wrap width.
     """
-    if frame.total is None:
+    total = frame.total
+    if total is None:
         return lines[start], start + 1
     text = lines[start].rstrip()
-    budget = [300]
-    found = _search(lines, frame, margins, text, width(text), start, start + 1, budget, complete=True)
+    found = _search(lines, frame, total, margins, text, width(text), start, start + 1, [300])
     if found is None:
-        found = _search(lines, frame, margins, text, width(text), start, start + 1, [len(lines)], complete=False)
+        found = _first_fits(lines, frame, total, margins, text, width(text), start, start + 1)
     text, j, gaps = found
     for gap, pad, pieces in gaps:
         if gap in pad:
@@ -488,58 +583,92 @@ def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margin
     return text, j
 
 
+# A gap chosen at a break: its spaces, the gaps a terminal wrap implied there, and the lines it joined.
+_Gap = tuple[int, tuple[int, ...], int]
+
+
 def _search(
     lines: list[str],
     frame: _Frame,
+    total: int,
     margins: list[int],
     text: str,
     used: int,
     last: int,
     j: int,
     budget: list[int],
-    complete: bool,
-) -> tuple[str, int, list[tuple[int, tuple[int, ...], int]]] | None:
-    """Extend `text` (ending with line `last`, `used` columns wide) with the pieces from line `j`.
+) -> tuple[str, int, list[_Gap]] | None:
+    """Extend `text` (ending with line `last`, `used` columns wide) with the pieces from line `j`
+    until it is `total` columns wide.
 
-    Returns the line, the index after it and the gaps chosen (gap, terminal pads, pieces), or
-    None when `complete` is asked for and no choice of gaps reaches the border's width.
-    With `complete` False it follows the first fitting gap and stops where none fits.
+    Returns the line, the index after it and the gaps chosen, or None when no choice of gaps
+    reaches the border's width within `budget[0]` steps.
     """
-    total = frame.total
     if used >= total or j >= len(lines):
-        return (text, j, []) if used == total or not complete else None
+        return (text, j, []) if used == total else None
     budget[0] -= 1
     if budget[0] < 0:
         return None
-    # Pieces that were only spaces show up as blank lines.
+    found = _next_piece(lines, frame, margins, used, last, j)
+    if found is None:
+        return None
+    k, piece, pads = found
+    for gap in _gaps(text, used, piece, frame, total, pads, blanks=k > j):
+        joined = text + " " * gap + piece
+        rest = _search(lines, frame, total, margins, joined, used + gap + width(piece), k, k + 1, budget)
+        if rest is not None:
+            return rest[0], rest[1], [(gap, pads, 1 + k - j), *rest[2]]
+    return None
+
+
+def _first_fits(
+    lines: list[str], frame: _Frame, total: int, margins: list[int], text: str, used: int, last: int, j: int
+) -> tuple[str, int, list[_Gap]]:
+    """Extend `text` like `_search`, but with the first gap that fits at each break, stopping where none fits."""
+    chosen: list[_Gap] = []
+    while used < total and j < len(lines):
+        found = _next_piece(lines, frame, margins, used, last, j)
+        if found is None:
+            break
+        k, piece, pads = found
+        gaps = _gaps(text, used, piece, frame, total, pads, blanks=k > j)
+        if not gaps:
+            break
+        text += " " * gaps[0] + piece
+        used += gaps[0] + width(piece)
+        chosen.append((gaps[0], pads, 1 + k - j))
+        last, j = k, k + 1
+    return text, j, chosen
+
+
+def _next_piece(
+    lines: list[str], frame: _Frame, margins: list[int], used: int, last: int, j: int
+) -> tuple[int, str, tuple[int, ...]] | None:
+    """The piece that follows line `last` from line `j` on (past pieces that were only spaces,
+    which show up as blank lines): its index, its text and the gaps a terminal wrap implies
+    before it; None at a border or the end."""
     k = j
     while k < len(lines) and not lines[k].strip() and k - j < 50:
         k += 1
     if k == len(lines) or is_border(lines[k]):
-        return None if complete else (text, j, [])
-    piece = lines[k].rstrip()
+        return None
     pads: tuple[int, ...] = ()
     if frame.wrap:
         blank = sum(frame.wrap - margins[b] for b in range(j, k))
         # The piece's own width (a terminal cut it), or the terminal's edge (a mail client cut it again).
         pads = (frame.wrap - margins[last] - width(lines[last].rstrip()) + blank, (-used) % frame.wrap + blank)
-    for gap in _gaps(text, used, piece, frame, pads, blanks=k > j):
-        joined = text + " " * gap + piece
-        rest = _search(lines, frame, margins, joined, used + gap + width(piece), k, k + 1, budget, complete)
-        if rest is not None:
-            return rest[0], rest[1], [(gap, pads, 1 + k - j), *rest[2]]
-        if not complete:
-            break
-    return None if complete else (text, j, [])
+    return k, lines[k].rstrip(), pads
 
 
-def _gaps(text: str, used: int, piece: str, frame: _Frame, pads: tuple[int, ...], blanks: bool) -> list[int]:
+def _gaps(
+    text: str, used: int, piece: str, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool
+) -> list[int]:
     """The gaps that could have been lost between `text` and the wrapped `piece`, most likely
-    first, each leaving every separator column in place.
+    first, each leaving every separator column in place and the line within `total` columns.
 
     `pads` are the gaps a terminal wrap implies; `blanks` says blank lines (pieces of spaces) came between.
     """
-    limit = frame.total - used - width(piece)
+    limit = total - used - width(piece)
     if limit < 0:
         return []
     candidates = list(pads)
@@ -631,13 +760,15 @@ def _split(text: str, frame: _Frame, header: bool) -> tuple[list[str], bool]:
         return [text[a + 1 : b].strip() for a, b in itertools.pairwise(seps)], True
     starts = column_starts(text)
     end = len(starts)
-    bounds: list[int | None] = [-1] if frame.left_open else []
-    bounds += frame.seps
+    # Each cell lies between two separator columns: -1 when no `|` comes before the first cell,
+    # None when none comes after the last.
+    lefts = [-1, *seps] if frame.left_open else seps
+    rights: list[int | None] = [*lefts[1:]]
     if frame.right_open:
-        bounds.append(None)
+        rights.append(None)
     cells: list[str] = []
     complete = True
-    for a, b in itertools.pairwise(bounds):
+    for a, b in zip(lefts, rights, strict=False):
         if not complete:
             cells.append(CUT)
         elif a >= 0 and (a >= end or starts[a] < 0 or text[starts[a]] != "|"):
