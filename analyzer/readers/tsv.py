@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from analyzer.model import Row
 from analyzer.readers.resultset import (
     CUT,
     EXPLAIN_COLUMNS,
@@ -62,23 +64,74 @@ def starts_tsv(line: str) -> bool:
     return _header_names(line) is not None
 
 
+@dataclass(slots=True)
+class _Batch:
+    """A batch result set being read: its header, and what the steps found so far."""
+
+    lines: list[str]
+    numbers: list[int]
+    start: int  # index of the header's (first) line
+    header: str  # the header, with the pieces wrapped off it rejoined
+    columns: list[str]
+    expanded: bool  # the tabs were expanded to spaces
+    tab: int  # tab size of the expanded output (8 when the tabs are kept)
+    terminal_width: int | None
+    mailed: bool  # the header was wrapped by a mail client (so lines of one width are no cut)
+    wrapped: int  # lines rejoined so far
+    count: int = field(init=False)  # how many columns
+    origin: int = field(init=False)  # the header's indentation: where every row starts
+    notices: list[str] = field(default_factory=list)
+    ambiguous: list[int] = field(default_factory=list)  # numbers of lines whose split was a guess
+    raw: list[tuple[str, int, list[str]]] = field(default_factory=list)  # (line, its number, fields)
+
+    def __post_init__(self) -> None:
+        self.count = len(self.columns)
+        self.origin = len(self.header) - len(self.header.lstrip(" "))
+
+
+@dataclass(slots=True)
+class _Row:
+    """A row of expanded output being rejoined: its text, fields, and the index of its last line."""
+
+    text: str
+    fields: list[str]
+    sure: bool  # the fields could be split only one way
+    last: int
+
+
 def parse_tsv(
     lines: list[str], numbers: list[int], start: int, terminal_width: int | None = None
 ) -> tuple[ResultSet | None, int]:
     """Read the batch result set whose header is `lines[start]` (`terminal_width`: the width a
     terminal wrapped the paste at, when known)."""
-    header = lines[start]
-    if header.strip() == "Warnings:":
+    if lines[start].strip() == "Warnings:":
         return _parse_warnings(lines, numbers, start)
-    if _header_names(header) is None:
+    if _header_names(lines[start]) is None:
         return None, start + 1
-    expanded = "\t" not in header
-    j = start + 1
-    wrapped = 0
+    batch = _read_header(lines, numbers, start, terminal_width)
+    end = _read_rows(batch, start + 1 + batch.wrapped)  # the rows start after the header's lines
+    return _result(batch), end
+
+
+def _read_header(lines: list[str], numbers: list[int], start: int, terminal_width: int | None) -> _Batch:
+    """The batch whose header starts at `lines[start]`, with any pieces wrapped off the header."""
+    expanded = "\t" not in lines[start]
     if expanded and not terminal_width:
         terminal_width = _shared_width(lines, start)
-    mailed = False  # the header was wrapped by a mail client (so lines of one width are no cut)
-    while expanded and j < len(lines) and lines[j].strip() and "\t" not in lines[j]:
+    header, end, mailed = _unwrap_header(lines, start, terminal_width) if expanded else (lines[start], start + 1, False)
+    # A rejoined header passed `_header_names`, which found its tab stops.
+    tab = (_tab_size(header) or TAB_SIZES[0]) if expanded else 8
+    columns = unique_names(_header_names(header) or [])
+    return _Batch(lines, numbers, start, header, columns, expanded, tab, terminal_width, mailed, end - start - 1)
+
+
+def _unwrap_header(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int, bool]:
+    """An expanded header with the pieces a terminal cut or a mail client wrapped off it; returns
+    it, the index of the line after it, and whether a mail client wrapped it."""
+    header = lines[start]
+    j = start + 1
+    mailed = False
+    while j < len(lines) and lines[j].strip() and "\t" not in lines[j]:
         # A terminal cut keeps the tab stops; a mail client broke it at a space it may have dropped.
         tries = [header + lines[j]] if _cut_by_terminal(lines[j - 1], terminal_width) else []
         tries.append(to_tab_stop(header, TAB_SIZES[0]) + lines[j].lstrip(" "))
@@ -87,137 +140,203 @@ def parse_tsv(
             break
         mailed = mailed or joined == tries[-1]
         header = joined
-        wrapped += 1
         j += 1
-    columns = unique_names(_header_names(header) or [])
-    tab = _tab_size(header) if expanded else 8
-    origin = len(header) - len(header.lstrip(" "))
-    count = len(columns)
-    notices: list[str] = []
-    ambiguous: list[int] = []
-    raw: list[tuple[str, int, list[str]]] = []  # (line, its number, fields)
+    return header, j, mailed
+
+
+def _read_rows(batch: _Batch, j: int) -> int:
+    """Read the rows from `lines[j]` on into `batch.raw`; returns the index of the line after them."""
+    lines = batch.lines
     while j < len(lines):
         line = lines[j]
-        if not line.strip() and not raw and _row_follows(lines, j + 1, count, expanded):
-            j += 1  # an empty line between the header and the row (a double-spaced paste)
-            notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j - 1]}).")
-            continue
-        has_tab = "\t" in line
-        if not line.strip() and raw and not expanded and (resume := _resume_after_remark(lines, j, count)):
-            # A reply's comment typed between two rows: the rows go on after it.
-            remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
-            notices.append(
-                f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
-            )
+        if not line.strip():
+            resume = _after_blank(batch, j)
+            if resume is None:
+                break
             j = resume
             continue
-        if not line.strip() or line.strip() == "Warnings:" or (has_tab if expanded else not has_tab and count > 1):
+        has_tab = "\t" in line
+        if line.strip() == "Warnings:" or (has_tab if batch.expanded else not has_tab and batch.count > 1):
             break
-        if line == lines[start] and not raw:
-            j += 1  # the header line twice (a terminal repeated it while scrolling)
-            notices.append(f"Skipped a repeat of the header line (line {numbers[j - 1]}).")
+        if line == lines[batch.start] and not batch.raw:
+            # The header line twice (a terminal repeated it while scrolling).
+            batch.notices.append(f"Skipped a repeat of the header line (line {batch.numbers[j]}).")
+            j += 1
             continue
         if starts_tsv(line):
             break  # the header of the next result set (the client prints no empty line between)
-        if expanded:
-            fields, sure = split_expanded(line[origin:], count, tab)
-            k = j
-            joined, last = _unwrap_expanded(
-                lines, j, terminal_width, lambda t: len(split_expanded(t, count, tab)[0]) < count
-            )
-            if last > j:
-                more, more_sure = split_expanded(joined[origin:], count, tab)
-                # A true continuation keeps the tab stops: no field then holds a run of spaces.
-                if len(more) <= count and not any("  " in field for field in more):
-                    line, fields, sure, k = joined, more, more_sure, last
-            # (Lines all cut at one width were truncated, not wrapped: a row there stays short.)
-            short = len(fields) < count - 1 and (mailed or width(lines[k]) != terminal_width)
-            while len(fields) < count and _continues_expanded(lines, k + 1, clearly_short=short):
-                # A row a mail client broke at a space: its next field starts at the next tab stop.
-                joined = to_tab_stop(line, tab) + lines[k + 1].lstrip(" ")
-                more, more_sure = split_expanded(joined[origin:], count, tab)
-                if len(more) > count:
-                    break
-                line, fields, sure, k = joined, more, more_sure, k + 1
-            while (
-                len(fields) == count
-                and width(lines[k]) >= 40
-                and _continues_expanded(lines, k + 1, clearly_short=False)
-                and "  " not in lines[k + 1].strip()
-            ):
-                # The last value (Extra) broken at one of its spaces.
-                line = line.rstrip(" ") + " " + lines[k + 1].strip()
-                fields[-1] = fields[-1] + " " + lines[k + 1].strip()
-                k += 1
-            if not sure:
-                ambiguous.append(numbers[j])
-        else:
-            line, k = _unwrap(lines, j, count, terminal_width)
-            # The client never pads a field: leading spaces are indentation (of the header too,
-            # or of every line but the first when a selection started at the header's text).
-            line = line.lstrip(" ")
-            fields = line.split("\t")
-            # Spaces after the last field: a console copy padded the line to its width.
-            fields[-1] = fields[-1].rstrip(" ")
-        wrapped += k - j
-        raw.append((line, numbers[j], fields))
-        j = k + 1
+        j = _read_row(batch, j)
+    return j
 
+
+def _after_blank(batch: _Batch, j: int) -> int | None:
+    """Where the rows go on after the empty line `lines[j]`, or None when they end there."""
+    lines, numbers = batch.lines, batch.numbers
+    if not batch.raw and _row_follows(lines, j + 1, batch.count, batch.expanded):
+        # An empty line between the header and the row (a double-spaced paste).
+        batch.notices.append(f"Skipped the empty line between the header and the first row (line {numbers[j]}).")
+        return j + 1
+    if batch.raw and not batch.expanded and (resume := _resume_after_remark(lines, j, batch.count)):
+        # A reply's comment typed between two rows: the rows go on after it.
+        remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
+        batch.notices.append(
+            f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
+        )
+        return resume
+    return None
+
+
+def _read_row(batch: _Batch, j: int) -> int:
+    """Read the row on `lines[j]`, with the lines wrapped off it; returns the index of the line after it."""
+    if batch.expanded:
+        row = _read_expanded_row(batch, j)
+        if not row.sure:
+            batch.ambiguous.append(batch.numbers[j])
+        line, fields, last = row.text, row.fields, row.last
+    else:
+        line, last = _unwrap(batch.lines, j, batch.count, batch.terminal_width)
+        # The client never pads a field: leading spaces are indentation (of the header too,
+        # or of every line but the first when a selection started at the header's text).
+        line = line.lstrip(" ")
+        fields = line.split("\t")
+        # Spaces after the last field: a console copy padded the line to its width.
+        fields[-1] = fields[-1].rstrip(" ")
+    batch.wrapped += last - j
+    batch.raw.append((line, batch.numbers[j], fields))
+    return last + 1
+
+
+def _split_row(batch: _Batch, text: str, last: int) -> _Row:
+    """`text`, an expanded row whose last line is `lines[last]`, split into the header's fields."""
+    fields, sure = split_expanded(text[batch.origin :], batch.count, batch.tab)
+    return _Row(text, fields, sure, last)
+
+
+def _read_expanded_row(batch: _Batch, j: int) -> _Row:
+    """The expanded row on `lines[j]`, with what a terminal cut or a mail client wrapped off it."""
+    count, tab = batch.count, batch.tab
+    row = _split_row(batch, batch.lines[j], j)
+    joined, last = _unwrap_expanded(
+        batch.lines, j, batch.terminal_width, lambda t: len(split_expanded(t, count, tab)[0]) < count
+    )
+    if last > j:
+        more = _split_row(batch, joined, last)
+        # A true continuation keeps the tab stops: no field then holds a run of spaces.
+        if len(more.fields) <= count and not any("  " in cell for cell in more.fields):
+            row = more
+    row = _rejoin_mailed(batch, row)
+    _rejoin_extra(batch, row)
+    return row
+
+
+def _rejoin_mailed(batch: _Batch, row: _Row) -> _Row:
+    """`row` with the lines a mail client broke off it at a space: its next field starts at the next tab stop."""
+    lines, count = batch.lines, batch.count
+    # (Lines all cut at one width were truncated, not wrapped: a row there stays short.)
+    short = len(row.fields) < count - 1 and (batch.mailed or width(lines[row.last]) != batch.terminal_width)
+    while len(row.fields) < count and _continues_expanded(lines, row.last + 1, clearly_short=short):
+        joined = to_tab_stop(row.text, batch.tab) + lines[row.last + 1].lstrip(" ")
+        more = _split_row(batch, joined, row.last + 1)
+        if len(more.fields) > count:
+            break
+        row = more
+    return row
+
+
+def _rejoin_extra(batch: _Batch, row: _Row) -> None:
+    """Add to a whole `row` the lines its last value (Extra) was broken off at one of its spaces."""
+    lines = batch.lines
+    while (
+        len(row.fields) == batch.count
+        and width(lines[row.last]) >= 40
+        and _continues_expanded(lines, row.last + 1, clearly_short=False)
+        and "  " not in lines[row.last + 1].strip()
+    ):
+        piece = lines[row.last + 1].strip()
+        row.text = row.text.rstrip(" ") + " " + piece
+        row.fields[-1] = row.fields[-1] + " " + piece
+        row.last += 1
+
+
+def _result(batch: _Batch) -> ResultSet:
+    """The result set of the rows read, with notices on what was repaired or is missing."""
+    cut_at = _cut_width(batch)
+    rows, damaged, filled = _fill_rows(batch, cut_at)
+    _report_repairs(batch, filled)
+    result = ResultSet("tsv", batch.columns, rows, batch.numbers[batch.start], notices=batch.notices)
+    if cut_at is not None:
+        result.truncated = True
+        batch.notices.append(
+            f"The tab-separated lines were truncated at {cut_at} characters: a field ending in '{CUT}' "
+            f"was cut short and a field that is only '{CUT}' is missing."
+        )
+    if damaged:
+        result.truncated = True
+        result.affected_rows = damaged
+        if cut_at is None:
+            damaged_lines = [batch.raw[index][1] for index in damaged]
+            batch.notices.append(
+                f"{describe_lines(damaged_lines).capitalize()} {'does' if len(damaged_lines) == 1 else 'do'} "
+                f"not have the header's {batch.count} fields: "
+                f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
+            )
+    return result
+
+
+def _cut_width(batch: _Batch) -> int | None:
+    """The length the lines were cut at, or None when they were not cut."""
     # Lines cut at one width: the header stops before Extra, or two or more lines end at the
     # longest width and a row there is short. (One short longest line is a stripped trailing tab.)
-    lengths = [len(header), *(len(line) for line, _, _ in raw)]
+    lengths = [len(batch.header), *(len(line) for line, _, _ in batch.raw)]
     longest = max(lengths)
-    cut_lines = bool(missing_tail(columns)) or (
-        lengths.count(longest) > 1 and any(len(fields) < count and len(line) == longest for line, _, fields in raw)
+    cut = bool(missing_tail(batch.columns)) or (
+        lengths.count(longest) > 1
+        and any(len(fields) < batch.count and len(line) == longest for line, _, fields in batch.raw)
     )
-    rows = []
+    return longest if cut else None
+
+
+def _fill_rows(batch: _Batch, cut_at: int | None) -> tuple[list[Row], list[int], list[int]]:
+    """The rows, a cell for each column (lines were cut at `cut_at`, if not None); the indexes of
+    the damaged ones, and the numbers of the lines whose missing last field was taken as empty."""
+    count, columns = batch.count, batch.columns
+    cut_lines = cut_at is not None
+    rows: list[Row] = []
     damaged: list[int] = []
-    damaged_lines: list[int] = []
     filled: list[int] = []
-    for line, number, fields in raw:
+    for line, number, fields in batch.raw:
         short = len(fields) < count
-        if cut_lines and (short or len(line) == longest) and fields[-1] != "":
+        if cut_lines and (short or len(line) == cut_at) and fields[-1] != "":
             fields[-1] += CUT  # the line was cut: its last field may go on
         elif len(fields) == count - 1 and columns[-1] == "extra":
             fields.append("")
             filled.append(number)
         if len(fields) != count or (cut_lines and fields[-1].endswith(CUT)):
             damaged.append(len(rows))
-            damaged_lines.append(number)
         fields = (fields + [CUT] * count)[:count]
         rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
-    if wrapped:
-        how = "cut by a terminal" if expanded else "wrapped"
-        notices.append(f"Rejoined {plural(wrapped, 'line')} of tab-separated output {how}.")
-    if expanded:
-        notices.append(f"Read tab-separated output whose tabs were expanded to spaces (tab stops every {tab} columns).")
+    return rows, damaged, filled
+
+
+def _report_repairs(batch: _Batch, filled: list[int]) -> None:
+    """Notices on the lines rejoined, the tabs expanded, and the fields taken as empty or split by a guess."""
+    if batch.wrapped:
+        how = "cut by a terminal" if batch.expanded else "wrapped"
+        batch.notices.append(f"Rejoined {plural(batch.wrapped, 'line')} of tab-separated output {how}.")
+    if batch.expanded:
+        batch.notices.append(
+            f"Read tab-separated output whose tabs were expanded to spaces (tab stops every {batch.tab} columns)."
+        )
     if filled:
-        notices.append(
+        batch.notices.append(
             f"The last field on {describe_lines(filled)} was missing (a trailing tab was probably stripped); "
             "took it as empty."
         )
-    if ambiguous:
-        notices.append(
-            f"Fields on {describe_lines(ambiguous)} could be split more than one way after tab expansion; "
+    if batch.ambiguous:
+        batch.notices.append(
+            f"Fields on {describe_lines(batch.ambiguous)} could be split more than one way after tab expansion; "
             "check those rows."
         )
-    result = ResultSet("tsv", columns, rows, numbers[start], notices=notices)
-    if cut_lines:
-        result.truncated = True
-        notices.append(
-            f"The tab-separated lines were truncated at {longest} characters: a field ending in '{CUT}' "
-            f"was cut short and a field that is only '{CUT}' is missing."
-        )
-    if damaged:
-        result.truncated = True
-        result.affected_rows = damaged
-        if not cut_lines:
-            notices.append(
-                f"{describe_lines(damaged_lines).capitalize()} {'does' if len(damaged_lines) == 1 else 'do'} "
-                f"not have the header's {count} fields: "
-                f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
-            )
-    return result, j
 
 
 def _joined_header(names: list[str] | None) -> bool:
@@ -326,7 +445,7 @@ def _unwrap_expanded(
 
 
 def _parse_warnings(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet, int]:
-    rows = []
+    rows: list[Row] = []
     j = start + 1
     while j < len(lines) and lines[j].count("\t") >= 2:
         level, code, message = lines[j].split("\t", 2)

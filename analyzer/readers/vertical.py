@@ -8,7 +8,9 @@ empty, and `Extra:` may have lost its trailing space.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
+from analyzer.model import Row
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.wording import describe_lines, plural
@@ -19,7 +21,7 @@ ROW_MARK = "*** N. row ***"
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
-def row_marker(line: str) -> re.Match | None:
+def row_marker(line: str) -> re.Match[str] | None:
     """The `*** N. row ***` marker in `line`, also after chat text typed on the same line."""
     at = line.find("*****")
     return None if at < 0 else ROW_RE.match(line, at)
@@ -29,6 +31,34 @@ def starts_vertical(line: str) -> bool:
     return row_marker(line) is not None
 
 
+@dataclass(slots=True)
+class _Field:
+    """A `name: value` line of a record."""
+
+    name: str
+    text: str
+    width: int  # screen width of its line
+    pieces: list[str]  # the lines its value was wrapped onto
+
+
+@dataclass(slots=True)
+class _Records:
+    """The `\\G` records being read, and what the steps found so far."""
+
+    lines: list[str]
+    numbers: list[int]
+    records: list[list[_Field]] = field(default_factory=list)
+    record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker
+    widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
+    cut_width: int | None = None  # lines were cut at this width, as a star line shows
+    cut_marker: int | None = None  # line of a row marker the paste stops inside
+    notices: list[str] = field(default_factory=list)
+    tabbed: int = 0
+    wrapped_markers: int = 0
+    colon: int | None = None  # where the fields of the current record have their colon
+    last_number: str | None = None  # the number of the last row marker
+
+
 def parse_vertical(
     lines: list[str], numbers: list[int], start: int, terminal_width: int | None = None
 ) -> tuple[ResultSet | None, int]:
@@ -36,157 +66,192 @@ def parse_vertical(
 
     `terminal_width` is the width a terminal wrapped the paste at, when the cleanup saw it.
     """
-    n = len(lines)
-    records: list[list[list]] = []  # per record: [name, value, width of its line, wrapped lines...]
-    record_lines: list[int] = []
-    widths: dict[int, int] = {}  # how many lines have each width
-    cut_width = None  # lines were cut at this width, as a star line shows
-    cut_marker = None  # line of a row marker the paste stops inside
-    notices: list[str] = []
-    tabbed = 0
-    wrapped_markers = 0
-    colon = None
-    last_number = None  # the number of the last row marker
-    j = start
-    while j < n:
+    scan = _Records(lines, numbers)
+    end = _read_records(scan, start)
+    if not scan.records or not any(scan.records):
+        return None, max(end, start + 1)
+    joined, cut_rows = _join_values(scan, terminal_width)
+    columns, rows, missing = _table(scan.records)
+    result = ResultSet(
+        "vertical", columns, rows, numbers[start], notices=scan.notices, affected_rows=sorted({*cut_rows, *missing})
+    )
+    if scan.cut_marker is not None:
+        result.truncated = True
+        result.notices.append(
+            f"The paste stops inside a '{ROW_MARK}' line (line {scan.cut_marker}): it was truncated and at least "
+            "one more row is missing."
+        )
+    _report_repairs(scan, joined)
+    _report_cuts(scan, result, cut_rows, missing)
+    return result, end
+
+
+def _read_records(scan: _Records, j: int) -> int:
+    """Read the records from `lines[j]` on; returns the index of the line after them."""
+    lines = scan.lines
+    while j < len(lines):
         line = lines[j]
         if "\t" in line:
             line = expand_tabs(line)  # padding turned into tabs by an editor (`unexpand`)
-            tabbed += 1
+            scan.tabbed += 1
         marker = row_marker(line) if "*****" in line else None
         if marker:
-            if marker.start() and line[: marker.start()].strip():
-                lead = line[: marker.start()].strip()
-                notices.append(f"Ignored the text '{lead[:40]}' before the row marker on line {numbers[j]}.")
-            if records and not records[-1] and marker.group(2) == last_number:
-                # The same row marker twice in a row (a terminal repeated the line while scrolling).
-                notices.append(f"Skipped a repeated '{ROW_MARK}' line (line {numbers[j]}).")
-                j += 1
-                continue
-            if records and marker.group(2) == "1":
-                break
-            last_number = marker.group(2)
-            records.append([])
-            record_lines.append(numbers[j])
-            marker_width = screen_width(line)
-            widths[marker_width] = widths.get(marker_width, 0) + 1
-            colon = None
-            j += 1
-            if j < n and lines[j].strip() and not lines[j].strip().strip("*"):
-                j += 1  # the rest of the stars, wrapped
-                wrapped_markers += 1
-            elif len(marker.group(3)) < len(marker.group(1)):
-                # Fewer stars after `row` than before, and no more on the next line: cut at this width.
-                cut_width = min(cut_width or marker_width, marker_width)
-            continue
-        if records and line.strip() and not line.strip().strip("*"):
+            resume = _read_marker(scan, j, line, marker)
+        elif scan.records and line.strip() and not line.strip().strip("*"):
             # Only stars: the paste stops inside the marker of a further row.
-            cut_marker = numbers[j]
-            j += 1
-            break
-        if not line.strip():
-            # A blank line ends the records unless another record follows it.
-            k = j + 1
-            while k < n and not lines[k].strip():
-                k += 1
-            if k < n and starts_vertical(lines[k]) and row_marker(lines[k]).group(2) != "1":
-                j = k
-                continue
-            resume = _resume_after_remark(lines, k, colon) if records and records[-1] else None
-            if resume is not None:
-                # A reply's comment typed inside a record: the record goes on after it.
-                remark = [numbers[i] for i in range(k, resume) if lines[i].strip()]
-                notices.append(
-                    f"Ignored {plural(len(remark), 'line')} of other text inside the vertical output "
-                    f"({describe_lines(remark)})."
-                )
-                j = resume
-                continue
-            break
-        line_width = screen_width(line)
-        widths[line_width] = widths.get(line_width, 0) + 1
-        field = _FIELD_RE.match(line)
-        # A field has its colon where the others have it, or (spaces collapsed) a known name.
-        if field and (
-            colon is None
-            or len(field.group(1)) + len(field.group(2)) == colon
-            or field.group(2).lower() in EXPLAIN_COLUMNS
-            or field.group(2).lower() in WARNING_COLUMNS
-        ):
-            colon = len(field.group(1)) + len(field.group(2))
-            records[-1].append([field.group(2), field.group(3) or "", line_width])
-        elif records[-1]:
-            records[-1][-1].append(line)
+            scan.cut_marker = scan.numbers[j]
+            return j + 1
+        elif not line.strip():
+            resume = _after_blank(scan, j)
         else:
+            resume = j + 1 if _read_field(scan, line) else None
+        if resume is None:
             break
-        j += 1
+        j = resume
+    return j
 
-    if not records or not any(records):
-        return None, max(j, start + 1)
-    widest = max(widths)
+
+def _read_marker(scan: _Records, j: int, line: str, marker: re.Match[str]) -> int | None:
+    """Start a record at the row marker on `lines[j]` (`line`); returns the index to go on from,
+    or None at the `1. row` of a further result set."""
+    lead = line[: marker.start()].strip()
+    if lead:
+        scan.notices.append(f"Ignored the text '{lead[:40]}' before the row marker on line {scan.numbers[j]}.")
+    if scan.records and not scan.records[-1] and marker.group(2) == scan.last_number:
+        # The same row marker twice in a row (a terminal repeated the line while scrolling).
+        scan.notices.append(f"Skipped a repeated '{ROW_MARK}' line (line {scan.numbers[j]}).")
+        return j + 1
+    if scan.records and marker.group(2) == "1":
+        return None
+    scan.last_number = marker.group(2)
+    scan.records.append([])
+    scan.record_lines.append(scan.numbers[j])
+    marker_width = screen_width(line)
+    scan.widths[marker_width] = scan.widths.get(marker_width, 0) + 1
+    scan.colon = None
+    j += 1
+    if j < len(scan.lines) and scan.lines[j].strip() and not scan.lines[j].strip().strip("*"):
+        scan.wrapped_markers += 1
+        return j + 1  # the rest of the stars, wrapped
+    if len(marker.group(3)) < len(marker.group(1)):
+        # Fewer stars after `row` than before, and no more on the next line: cut at this width.
+        scan.cut_width = min(scan.cut_width or marker_width, marker_width)
+    return j
+
+
+def _after_blank(scan: _Records, j: int) -> int | None:
+    """Where the records go on after the blank line `lines[j]` (another record, or the rest of a
+    record after a remark), or None when they end there."""
+    lines, numbers = scan.lines, scan.numbers
+    k = j + 1
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    if k < len(lines) and (marker := row_marker(lines[k])) is not None and marker.group(2) != "1":
+        return k
+    resume = _resume_after_remark(lines, k, scan.colon) if scan.records and scan.records[-1] else None
+    if resume is not None:
+        # A reply's comment typed inside a record: the record goes on after it.
+        remark = [numbers[i] for i in range(k, resume) if lines[i].strip()]
+        scan.notices.append(
+            f"Ignored {plural(len(remark), 'line')} of other text inside the vertical output "
+            f"({describe_lines(remark)})."
+        )
+    return resume
+
+
+def _read_field(scan: _Records, line: str) -> bool:
+    """Add `line` to the current record, as a field or the rest of the last value; False when it is neither."""
+    line_width = screen_width(line)
+    scan.widths[line_width] = scan.widths.get(line_width, 0) + 1
+    match = _FIELD_RE.match(line)
+    # A field has its colon where the others have it, or (spaces collapsed) a known name.
+    if match and (
+        scan.colon is None
+        or len(match.group(1)) + len(match.group(2)) == scan.colon
+        or match.group(2).lower() in EXPLAIN_COLUMNS
+        or match.group(2).lower() in WARNING_COLUMNS
+    ):
+        scan.colon = len(match.group(1)) + len(match.group(2))
+        scan.records[-1].append(_Field(match.group(2), match.group(3) or "", line_width, []))
+    elif scan.records[-1]:
+        scan.records[-1][-1].pieces.append(line)
+    else:
+        return False
+    return True
+
+
+def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[int]]:
+    """Rejoin the values wrapped over several lines and mark those that reach the cut width;
+    returns how many lines were rejoined and the indexes of the records with a cut value."""
+    widest = max(scan.widths)
+    terminal = terminal_width or (widest if scan.widths[widest] > 1 else None)
     joined = 0
-    cut_rows = []
-    for index, record in enumerate(records):
+    cut_rows: list[int] = []
+    for index, record in enumerate(scan.records):
         for item in record:
-            last_width = width(item[-1]) if len(item) > 3 else item[2]
-            if len(item) > 3:
-                joined += len(item) - 3
-                terminal = terminal_width or (widest if widths[widest] > 1 else None)
-                item[1] = _unwrap(item[1], item[2], item[3:], terminal)
-            if cut_width and last_width >= cut_width:
-                item[1] = item[1].rstrip(" ") + CUT
+            last_width = width(item.pieces[-1]) if item.pieces else item.width
+            if item.pieces:
+                joined += len(item.pieces)
+                item.text = _unwrap(item.text, item.width, item.pieces, terminal)
+            if scan.cut_width and last_width >= scan.cut_width:
+                item.text = item.text.rstrip(" ") + CUT
                 if not cut_rows or cut_rows[-1] != index:
                     cut_rows.append(index)
+    return joined, cut_rows
+
+
+def _table(records: list[list[_Field]]) -> tuple[list[str], list[Row], list[int]]:
+    """The columns (each name once, in order of appearance) and rows of the records, and the
+    indexes of the records that lack some of the columns."""
     columns: list[str] = []
     for record in records:
         for item in record:
-            if item[0].lower() not in columns:
-                columns.append(item[0].lower())
-    rows = []
-    missing = []
+            if item.name.lower() not in columns:
+                columns.append(item.name.lower())
+    rows: list[Row] = []
+    missing: list[int] = []
     for index, record in enumerate(records):
-        row = {item[0].lower(): value(item[1].rstrip(" ")) for item in record}
+        row: Row = {item.name.lower(): value(item.text.rstrip(" ")) for item in record}
         if len(row) < len(columns):
             missing.append(index)
             row = {c: row.get(c, CUT) for c in columns}
         else:
             row = {c: row[c] for c in columns}
         rows.append(row)
-    result = ResultSet(
-        "vertical", columns, rows, numbers[start], notices=notices, affected_rows=sorted({*cut_rows, *missing})
-    )
-    if cut_marker is not None:
-        result.truncated = True
-        result.notices.append(
-            f"The paste stops inside a '{ROW_MARK}' line (line {cut_marker}): it was truncated and at least "
-            "one more row is missing."
-        )
-    if wrapped_markers:
-        result.notices.append(f"Rejoined {plural(wrapped_markers, 'wrapped row marker line')} ('{ROW_MARK}').")
-    if tabbed:
-        result.notices.append(f"Turned tabs back into spaces in {plural(tabbed, 'line')} of the vertical output.")
+    return columns, rows, missing
+
+
+def _report_repairs(scan: _Records, joined: int) -> None:
+    """Notices on the row markers and values rejoined, and the tabs turned back into spaces."""
+    if scan.wrapped_markers:
+        scan.notices.append(f"Rejoined {plural(scan.wrapped_markers, 'wrapped row marker line')} ('{ROW_MARK}').")
+    if scan.tabbed:
+        scan.notices.append(f"Turned tabs back into spaces in {plural(scan.tabbed, 'line')} of the vertical output.")
     if joined:
-        result.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
+        scan.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
+
+
+def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing: list[int]) -> None:
+    """Notices on values cut at the width of the lines, and on records that lack fields."""
     if cut_rows:
         result.truncated = True
         result.notices.append(
-            f"The vertical output was truncated at {cut_width} columns (the '{ROW_MARK}' lines are cut short): "
+            f"The vertical output was truncated at {scan.cut_width} columns (the '{ROW_MARK}' lines are cut short): "
             f"values reaching that width end with '{CUT}' and may be incomplete."
         )
-    elif cut_width:
+    elif scan.cut_width:
         result.truncated = True
         result.notices.append(
-            f"The vertical output was truncated at {cut_width} columns (the '{ROW_MARK}' lines are cut short); "
+            f"The vertical output was truncated at {scan.cut_width} columns (the '{ROW_MARK}' lines are cut short); "
             "no value reaches that width, so the values shown are complete."
         )
     if missing:
         result.truncated = True
         result.notices.append(
             f"The vertical output looks truncated: the {'records' if len(missing) > 1 else 'record'} starting on "
-            f"{describe_lines([record_lines[i] for i in missing])} {'lack' if len(missing) > 1 else 'lacks'} "
+            f"{describe_lines([scan.record_lines[i] for i in missing])} {'lack' if len(missing) > 1 else 'lacks'} "
             f"fields the others have; missing values are shown as '{CUT}'."
         )
-    return result, j
 
 
 def _resume_after_remark(lines: list[str], k: int, colon: int | None) -> int | None:
@@ -205,9 +270,11 @@ def _resume_after_remark(lines: list[str], k: int, colon: int | None) -> int | N
 
 
 def _continues_record(line: str, colon: int) -> bool:
-    field = _FIELD_RE.match(line)
+    match = _FIELD_RE.match(line)
     return (
-        bool(field) and len(field.group(1)) + len(field.group(2)) == colon and field.group(2).lower() in EXPLAIN_COLUMNS
+        match is not None
+        and len(match.group(1)) + len(match.group(2)) == colon
+        and match.group(2).lower() in EXPLAIN_COLUMNS
     )
 
 
