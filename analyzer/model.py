@@ -53,7 +53,7 @@ class ParseError(ValueError):
         self.too_large = too_large
 
 
-@dataclass
+@dataclass(slots=True)
 class PlanNode:
     """One step of a plan. `label` is the operation as printed (tree output) or a short
     description (tabular output); `extra` holds the Extra items one by one; `row` is the index of

@@ -14,7 +14,6 @@ from analyzer.readers.resultset import CUT
 
 _NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)")
 _INTEGER = re.compile(r"\s*\d{1,18}\s*$")
-_EXTRA_SEPARATOR = re.compile(r";\s*")
 # Extra items that name the buffer a table is joined through, and the algorithm they stand for.
 _JOIN_BUFFERS = (
     ("hash join", "hash"),
@@ -33,6 +32,8 @@ def number(value: object) -> float | None:
     if isinstance(value, int | float):
         result = float(value)
     elif isinstance(value, str):
+        if value.isdigit() and value.isascii():
+            return float(value)  # the usual cell, "161": no pattern needed
         if value.rstrip().endswith(CUT):
             return None
         found = _NUMBER.match(value)
@@ -53,7 +54,7 @@ def integer(value: object) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and _INTEGER.match(value):
+    if isinstance(value, str) and (value.isdigit() and value.isascii() and len(value) <= 18 or _INTEGER.match(value)):
         return int(value)
     return None
 
@@ -81,7 +82,7 @@ def extra_items(extra: object) -> list[str]:
     """The items of an Extra cell, split on ";", stripped, empty ones left out."""
     if not isinstance(extra, str) or not extra:
         return []
-    return [item.strip() for item in _EXTRA_SEPARATOR.split(extra) if item.strip()]
+    return [item.strip() for item in extra.split(";") if item and not item.isspace()]
 
 
 def join_buffer_algorithm(extra: list[str]) -> str | None:

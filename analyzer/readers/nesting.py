@@ -45,7 +45,8 @@ def table_node(row: Row, index: int) -> PlanNode:
     """The model node of one printed row: its figures typed, its Extra items listed."""
     table = cells.text(row.get("table"))
     extra = cells.extra_items(row.get("extra"))
-    union = bool(table and UNION_TABLE.match(table))
+    union = bool(table and table.startswith("<") and UNION_TABLE.match(table))
+    actual = cells.number(row.get("r_rows"))
     return PlanNode(
         operation="union" if union else "table" if table else "other",
         label=table or "(no table)",
@@ -59,8 +60,8 @@ def table_node(row: Row, index: int) -> PlanNode:
         possible_keys=cells.items(row.get("possible_keys")),
         rows_estimated=cells.number(row.get("rows")),
         filtered=cells.number(row.get("filtered")),
-        rows_actual=cells.number(row.get("r_rows")),
-        r_rows=cells.number(row.get("r_rows")),
+        rows_actual=actual,
+        r_rows=actual,
         r_filtered=cells.number(row.get("r_filtered")),
         extra=extra,
         join_algorithm=cells.join_buffer_algorithm(extra),
