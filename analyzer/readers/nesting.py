@@ -80,7 +80,8 @@ def tabular_tree(rows: list[Row]) -> PlanNode:
     ordered = sorted(blocks.values(), key=lambda b: b.position)
     builder = _Builder(rows, blocks, links)
     root.children = [builder.block(b, 0) for b in ordered if b.key not in links.parent]
-    root.children += builder.orphans
+    for block in builder.deferred:  # grows while it is read: deferred blocks defer deeper ones
+        root.children.append(builder.block(block, 0))
     return root
 
 
@@ -142,39 +143,43 @@ def _link_named(rows: list[Row], blocks: dict[str, _Block], parent: dict[str, tu
 
 
 def _link_unnamed_subqueries(blocks: dict[str, _Block], parent: dict[str, tuple[str, int]]) -> None:
-    """Subqueries that no table names go under the closest earlier block with a smaller id."""
-    ordered = sorted(blocks.values(), key=lambda b: b.position)
-    for i, block in enumerate(ordered):
-        if block.key in parent or i == 0 or block.select_id is None:
+    """Subqueries that no table names go under the closest earlier block with a smaller id (found
+    with a stack of earlier blocks whose ids rise, so in one pass)."""
+    earlier: list[_Block] = []
+    for block in sorted(blocks.values(), key=lambda b: b.position):
+        if block.select_id is None:
             continue
-        if not any(word in block.select_type.upper() for word in _SUBQUERY_WORDS):
-            continue
-        for earlier in reversed(ordered[:i]):
-            if earlier.select_id is not None and earlier.select_id < block.select_id:
-                parent[block.key] = (earlier.key, earlier.rows[-1])
-                break
+        while earlier and earlier[-1].select_id is not None and earlier[-1].select_id >= block.select_id:
+            earlier.pop()
+        unnamed = block.key not in parent and any(word in block.select_type.upper() for word in _SUBQUERY_WORDS)
+        if unnamed and earlier:
+            parent[block.key] = (earlier[-1].key, earlier[-1].rows[-1])
+        earlier.append(block)
 
 
 def _break_cycles(parent: dict[str, tuple[str, int]]) -> None:
-    """Hostile or damaged input can name a block as its own ancestor; cut such links."""
+    """Hostile or damaged input can name a block as its own ancestor; cut such links. Each chain
+    is walked once: a block known to lead to a root ends the walk."""
+    rooted: set[str] = set()
     for start in list(parent):
-        seen = {start}
+        path: set[str] = set()
         key = start
-        while key in parent:
-            key = parent[key][0]
-            if key in seen:
-                del parent[start]
+        while key in parent and key not in rooted:
+            if key in path:
+                del parent[key]
                 break
-            seen.add(key)
+            path.add(key)
+            key = parent[key][0]
+        rooted.update(path)
 
 
 class _Builder:
     """Turns linked blocks into nodes. A block nested deeper than the model allows is placed at
-    the top level instead (in `orphans`), so no row is ever left out."""
+    the top level instead (queued in `deferred`), so no row is ever left out."""
 
     def __init__(self, rows: list[Row], blocks: dict[str, _Block], links: _Links):
         self.rows, self.blocks, self.links = rows, blocks, links
-        self.orphans: list[PlanNode] = []
+        self.deferred: list[_Block] = []
 
     def block(self, block: _Block, depth: int) -> PlanNode:
         if block.select_id is None and len(block.rows) == 1 and block.key != "all":
@@ -201,7 +206,7 @@ class _Builder:
     def _nested(self, keys: list[str] | None, depth: int) -> list[PlanNode]:
         blocks = sorted((self.blocks[k] for k in keys or []), key=lambda b: b.position)
         if depth + 1 >= MAX_NODE_DEPTH // 4:
-            self.orphans += [self.block(b, 0) for b in blocks]
+            self.deferred += blocks
             return []
         return [self.block(b, depth + 1) for b in blocks]
 

@@ -222,3 +222,24 @@ def test_every_fixture_gives_a_well_typed_model():
             if node.row is not None and plan.format != "tree":
                 assert node.table == (plan.rows[node.row].get("table") or None), path
     assert checked > 100
+
+
+def test_blocks_that_name_each_other_are_still_all_in_the_model():
+    paste = (
+        "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra\n"
+        "1\tDERIVED\t<derived2>\tALL\tNULL\tNULL\tNULL\tNULL\t10\t\n"
+        "2\tDERIVED\t<derived3>\tALL\tNULL\tNULL\tNULL\tNULL\t10\t\n"
+        "3\tDERIVED\t<derived1>\tALL\tNULL\tNULL\tNULL\tNULL\t10\t\n"
+    )
+    tree = analyze(paste).plan.tree
+    assert tree is not None
+    assert sorted(tree.by_row()) == [0, 1, 2]
+
+
+def test_a_long_chain_of_subqueries_is_modelled_without_dropping_rows():
+    lines = ["id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra"]
+    lines += [f"{n}\tDEPENDENT SUBQUERY\tt{n}\tALL\tNULL\tNULL\tNULL\tNULL\t10\t" for n in range(1, 3001)]
+    plan = analyze("\n".join(lines) + "\n").plan
+    assert plan.tree is not None
+    assert sorted(plan.tree.by_row()) == list(range(3000))
+    assert PlanNode.from_dict(plan.tree.to_dict()) == plan.tree
