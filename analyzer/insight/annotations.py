@@ -21,10 +21,11 @@ def annotate(plan: Plan) -> tuple[list[Annotation], list[Finding]]:
     Annotations cover the select_type, the type (both parts of MariaDB's `ref|filter`) and each
     "; "-separated Extra item; items the glossary does not know get no annotation.
     """
+    nodes = row_nodes(plan)
     annotations: list[Annotation] = []
-    for index, node in enumerate(row_nodes(plan)):
+    for index, node in enumerate(nodes):
         annotations.extend(_annotate_row(index, node))
-    return annotations, findings(plan)
+    return annotations, findings(plan, nodes)
 
 
 def _annotation(index: int, column: str, printed: str, match_value: str | None = None) -> Annotation | None:

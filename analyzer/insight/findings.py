@@ -51,9 +51,9 @@ _NO_INDEX_JOIN_BUFFERS = {
 }
 
 
-def findings(plan: Plan) -> list[Finding]:
-    """The plan's findings, most severe first."""
-    nodes = row_nodes(plan)
+def findings(plan: Plan, nodes: list[PlanNode] | None = None) -> list[Finding]:
+    """The plan's findings, most severe first. `nodes` are `row_nodes(plan)` when the caller has them."""
+    nodes = row_nodes(plan) if nodes is None else nodes
     found: list[Finding] = []
     for index, node in enumerate(nodes):
         found.extend(_row_findings(index, node))

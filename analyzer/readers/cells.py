@@ -27,34 +27,42 @@ _JOIN_BUFFERS = (
 
 def number(value: object) -> float | None:
     """The leading number of a cell ("4 (15%)" -> 4, "1.5e+06", "100.00"), or None if there is none."""
-    if isinstance(value, bool):
+    if value is None:
         return None
-    if isinstance(value, int | float):
-        result = float(value)
-    elif isinstance(value, str):
+    if type(value) is str:
         if value.isdigit() and value.isascii():
             return float(value)  # the usual cell, "161": no pattern needed
-        if value.rstrip().endswith(CUT):
-            return None
-        found = _NUMBER.match(value)
-        if found is None:
-            return None
-        try:
-            result = float(found.group(1))
-        except (ValueError, OverflowError):
-            return None
-    else:
+        return _leading_number(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    result = float(value)
+    return result if math.isfinite(result) else None
+
+
+def _leading_number(value: str) -> float | None:
+    if value.rstrip().endswith(CUT):
+        return None
+    found = _NUMBER.match(value)
+    if found is None:
+        return None
+    try:
+        result = float(found.group(1))
+    except (ValueError, OverflowError):
         return None
     return result if math.isfinite(result) else None
 
 
 def integer(value: object) -> int | None:
     """A cell holding one whole number ("4"), else None ("4,4" of an index merge, "…")."""
+    if value is None:
+        return None
+    if type(value) is str:
+        if value.isdigit() and value.isascii() and len(value) <= 18 or _INTEGER.match(value):
+            return int(value)
+        return None
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and (value.isdigit() and value.isascii() and len(value) <= 18 or _INTEGER.match(value)):
         return int(value)
     return None
 
@@ -62,15 +70,19 @@ def integer(value: object) -> int | None:
 def text(value: object) -> str | None:
     """A cell as stripped text; None for NULL, an empty cell or a value that is not text. A missing
     cell stays `…`: unknown is not the same as NULL."""
-    if isinstance(value, str):
+    if value is None:
+        return None
+    if type(value) is str:
         return value.strip() or None
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     return None
 
 
 def items(value: object, separator: str = ",") -> list[str]:
     """A list cell ("a,b", a JSON list) as its stripped, non-empty items."""
+    if value is None:
+        return []
     if isinstance(value, list):
         return [item.strip() for item in value if isinstance(item, str) and item.strip()]
     if not isinstance(value, str) or value.strip().upper() == "NULL":

@@ -41,8 +41,9 @@ class _Links:
     under_block: dict[str, list[str]] = field(default_factory=dict)
 
 
-def table_node(row: Row, index: int) -> PlanNode:
-    """The model node of one printed row: its figures typed, its Extra items listed."""
+def table_node(row: Row, index: int, select_id: int | None = None) -> PlanNode:
+    """The model node of one printed row: its figures typed, its Extra items listed. `select_id`
+    saves reading the row's id again when the caller already has it."""
     table = cells.text(row.get("table"))
     extra = cells.extra_items(row.get("extra"))
     union = bool(table and table.startswith("<") and UNION_TABLE.match(table))
@@ -50,7 +51,7 @@ def table_node(row: Row, index: int) -> PlanNode:
     return PlanNode(
         operation="union" if union else "table" if table else "other",
         label=table or "(no table)",
-        select_id=cells.integer(row.get("id")),
+        select_id=select_id if select_id is not None else cells.integer(row.get("id")),
         select_type=cells.text(row.get("select_type")),
         table=table,
         access_type=cells.text(row.get("type")),
@@ -195,7 +196,7 @@ class _Builder:
             select_type=block.select_type or None,
         )
         for position, index in enumerate(block.rows):
-            table = table_node(self.rows[index], index)
+            table = table_node(self.rows[index], index, block.select_id)
             if position and table.join_algorithm is None and table.operation == "table":
                 table.join_algorithm = "nested_loop"
             table.children = self._nested(self.links.under_row.get(index), depth)
@@ -204,6 +205,8 @@ class _Builder:
         return node
 
     def _nested(self, keys: list[str] | None, depth: int) -> list[PlanNode]:
+        if not keys:
+            return []
         blocks = sorted((self.blocks[k] for k in keys or []), key=lambda b: b.position)
         if depth + 1 >= MAX_NODE_DEPTH // 4:
             self.deferred += blocks
