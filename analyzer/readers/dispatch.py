@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Hashable
+from dataclasses import dataclass
 
 from analyzer.model import ParseError, Plan
 from analyzer.readers.json_plan import document_line, parse_json
@@ -28,7 +30,7 @@ from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, st
 from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
 from analyzer.readers.vertical import parse_vertical, starts_vertical
-from analyzer.repair.cleanup import clean, statement_query
+from analyzer.repair.cleanup import Cleaned, clean, statement_query
 from analyzer.repair.textwidth import expand_tabs
 from analyzer.wording import describe_lines, plural
 
@@ -66,6 +68,41 @@ def _parse(text: str) -> Plan:
     cleaned = clean(text)
     if not cleaned.text.strip():
         raise ParseError(f"The paste is empty: {EXPECTED}.")
+    lines, notices = _ascii_lines(cleaned)
+    found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    warnings = cleaned.warnings + _warning_messages(found)
+    reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
+    plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
+    if plan is not None:
+        at = document_line(cleaned.text) if plan.format == "json" else plan_line(lines)
+        table = next((r for r in reading.explains if not r.truncated), None)
+        if table is None or at is None or table.start > at:
+            return _plan_result(reading, plan, at)
+        notices.append(
+            f"The paste also holds a {plan.format.upper()} plan (from line {cleaned.numbers[at]}); "
+            "it was ignored: the tabular EXPLAIN comes first."
+        )
+    _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
+    if not reading.explains:
+        raise _not_explain(found)
+    return _table_result(reading)
+
+
+@dataclass
+class _Reading:
+    """A cleaned paste, the result sets found in it, and the notices and warnings so far."""
+
+    cleaned: Cleaned
+    lines: list[str]  # the cleaned lines, their borders and padding read as the client's ASCII
+    found: list[ResultSet]
+    explains: list[ResultSet]  # those of `found` that are EXPLAIN output
+    notices: list[str]
+    warnings: list[str]
+
+
+def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
+    """The cleaned lines with box drawing, typographic dashes in borders and tabs in table
+    padding read back as the client's ASCII, and the notices so far."""
     lines = cleaned.lines
     notices = list(cleaned.notices)
     if has_box_drawing(lines):
@@ -87,61 +124,59 @@ def _parse(text: str) -> Plan:
         for i in tabbed:
             lines[i] = expand_tabs(lines[i])
         notices.append(f"Turned tabs back into spaces in {plural(len(tabbed), 'table line')}.")
-    found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
-    warnings = cleaned.warnings + [
-        _message(row["message"], r) for r in found if r.is_warnings for row in r.rows if row.get("message") is not None
+    return lines, notices
+
+
+def _warning_messages(found: list[ResultSet]) -> list[str]:
+    """The messages of the SHOW WARNINGS result sets."""
+    return [
+        _message(message, r)
+        for r in found
+        if r.is_warnings
+        for row in r.rows
+        if (message := row.get("message")) is not None
     ]
 
-    explains = [r for r in found if r.is_explain]
-    plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
-    if plan is not None:
-        at = document_line(cleaned.text) if plan.format == "json" else plan_line(lines)
-        table = next((r for r in explains if not r.truncated), None)
-        if table is None or at is None or table.start > at:
-            if explains:
-                plan.notices.append(
-                    f"The paste also holds a tabular EXPLAIN result ({_span(explains[0], cleaned.numbers)}); "
-                    f"it was ignored: the {plan.format.upper()} plan comes first."
-                )
-            # The `*** 1. row ***` line of the vertical record the plan was printed in.
-            notices += [n for r in found if r.start <= (at or 0) < r.end for n in r.notices if "row marker" in n]
-            notices += _foreign_notices(found, cleaned.numbers, at)
-            other = _text_around_plan(lines, found, at, plan.format)
-            if other:
-                notices.append(
-                    f"Ignored {plural(len(other), 'line')} of other text "
-                    f"({describe_lines([cleaned.numbers[i] for i in other])})."
-                )
-            plan.notices = notices + plan.notices
-            plan.warnings = warnings + plan.warnings
-            if plan.query is None:
-                plan.query = cleaned.query
-            return plan
-        notices.append(
-            f"The paste also holds a {plan.format.upper()} plan (from line {cleaned.numbers[at]}); "
-            "it was ignored: the tabular EXPLAIN comes first."
+
+def _plan_result(reading: _Reading, plan: Plan, at: int | None) -> Plan:
+    """The JSON or tree `plan` (starting on line `at`) as the answer, with notices about the rest."""
+    cleaned, found, notices = reading.cleaned, reading.found, reading.notices
+    if reading.explains:
+        plan.notices.append(
+            f"The paste also holds a tabular EXPLAIN result ({_span(reading.explains[0], cleaned.numbers)}); "
+            f"it was ignored: the {plan.format.upper()} plan comes first."
         )
-
-    _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
-    if not explains:
-        if found:
-            first = found[0]
-            names = [name for name in first.columns if name.strip()]
-            what = (
-                f"has the columns {', '.join(names[:6])}, which are not those of EXPLAIN"
-                if names
-                else "has no column names"
-            )
-            raise ParseError(f"The result set on line {first.first_line} {what}; {EXPECTED}.", line=first.first_line)
-        raise ParseError(f"No EXPLAIN output found: {EXPECTED}.")
-
-    chosen, extra_notices = _choose(explains, cleaned.numbers)
-    notices += _foreign_notices(found, cleaned.numbers)
-    other = _other_text(lines, found)
+    # The `*** 1. row ***` line of the vertical record the plan was printed in.
+    notices += [n for r in found if r.start <= (at or 0) < r.end for n in r.notices if "row marker" in n]
+    notices += _foreign_notices(found, cleaned.numbers, at)
+    other = _text_around_plan(reading.lines, found, at, plan.format)
     if other:
-        notices.append(
-            f"Ignored {plural(len(other), 'line')} of other text ({describe_lines([cleaned.numbers[i] for i in other])})."
-        )
+        notices.append(_other_text_notice(other, cleaned.numbers))
+    plan.notices = notices + plan.notices
+    plan.warnings = reading.warnings + plan.warnings
+    if plan.query is None:
+        plan.query = cleaned.query
+    return plan
+
+
+def _not_explain(found: list[ResultSet]) -> ParseError:
+    """The error for a paste without EXPLAIN output, naming what its first result set holds."""
+    if not found:
+        return ParseError(f"No EXPLAIN output found: {EXPECTED}.")
+    first = found[0]
+    names = [name for name in first.columns if name.strip()]
+    what = f"has the columns {', '.join(names[:6])}, which are not those of EXPLAIN" if names else "has no column names"
+    return ParseError(f"The result set on line {first.first_line} {what}; {EXPECTED}.", line=first.first_line)
+
+
+def _table_result(reading: _Reading) -> Plan:
+    """The EXPLAIN result set chosen among those found as the answer, with notices about the rest."""
+    cleaned, notices = reading.cleaned, reading.notices
+    chosen, extra_notices = _choose(reading.explains, cleaned.numbers)
+    notices += _foreign_notices(reading.found, cleaned.numbers)
+    other = _other_text(reading.lines, reading.found)
+    if other:
+        notices.append(_other_text_notice(other, cleaned.numbers))
     _mark_missing_columns(chosen)
     notices += chosen.notices + extra_notices
     if not chosen.rows:
@@ -151,16 +186,21 @@ def _parse(text: str) -> Plan:
         columns=chosen.columns,
         rows=chosen.rows,
         query=chosen.query or _query_for(chosen, cleaned.queries) or cleaned.query,
-        warnings=warnings,
+        warnings=reading.warnings,
         notices=notices,
         truncated=chosen.truncated,
         affected_rows=chosen.affected_rows,
     )
 
 
+def _other_text_notice(other: list[int], numbers: list[int]) -> str:
+    """The notice about the lines of other text (indexes `other`) that were left out."""
+    return f"Ignored {plural(len(other), 'line')} of other text ({describe_lines([numbers[i] for i in other])})."
+
+
 def _tabbed_table_lines(lines: list[str]) -> list[int]:
     """Indexes of the table lines holding tabs, and of the wrapped pieces right after them."""
-    tabbed = []
+    tabbed: list[int] = []
     for i, line in enumerate(lines):
         if "\t" in line and (line.lstrip()[:1] in ("|", "+") or (tabbed and tabbed[-1] == i - 1)):
             tabbed.append(i)
@@ -360,7 +400,7 @@ def _span(result: ResultSet, numbers: list[int]) -> str:
 
 def _choose(explains: list[ResultSet], numbers: list[int]) -> tuple[ResultSet, list[str]]:
     """The EXPLAIN to return (the first complete one), and notices about copies and alternatives."""
-    copies: dict[tuple, list[ResultSet]] = {}
+    copies: dict[Hashable, list[ResultSet]] = {}
     for result in explains:
         copies.setdefault(result.key(), []).append(result)
     distinct = [group[0] for group in copies.values()]

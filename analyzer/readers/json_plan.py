@@ -141,7 +141,7 @@ def _read_presented(text: str, start: int, decoder: json.JSONDecoder, margins: l
     except ValueError as error:
         rejoined = _rejoin_wrapped(source)
         doc = _decode(decoder, rejoined) if rejoined is not None else None
-        if doc is None:
+        if rejoined is None or doc is None:
             return _damaged(source, error, decoder)
         source = rejoined
         notices.append("Lines of the JSON plan were hard-wrapped by a terminal; they have been rejoined.")
@@ -538,6 +538,18 @@ class _Block:
 
 
 @dataclass
+class _Select:
+    """The query block being walked: what its rows share, the blocks nested in it (flattened
+    after it), and the Extra items its operations give to its first table."""
+
+    select_id: str | None
+    select_type: str | None
+    depth: int
+    nested: list[_Block] = field(default_factory=list)
+    extras: list[str] = field(default_factory=list)
+
+
+@dataclass
 class _Flattener:
     """Walks a version 1 / MariaDB document into tabular rows, in the order tabular EXPLAIN uses:
     the rows of a select, then the selects nested in it."""
@@ -557,6 +569,7 @@ class _Flattener:
                     row["select_type"] = "SIMPLE"
 
     def _block(self, block: _Block) -> None:
+        """Flatten one query block (its table rows), then the blocks nested in it."""
         if block.result_row is not None:
             block.result_row["extra"] = _join_extra(block.result_row.pop("_extra"))
             self.rows.append(block.result_row)
@@ -564,92 +577,78 @@ class _Flattener:
         if not isinstance(block.node, dict) or block.depth > MAX_DEPTH:
             return
         self.blocks += 1
-        select_id = format_value(block.node.get("select_id"))
+        select = _Select(format_value(block.node.get("select_id")), block.select_type, block.depth)
         first_row = len(self.rows)
-        nested: list[_Block] = []
-        block_extras: list[str] = []
         message = block.node.get("message")
         if isinstance(message, str):
             # MySQL puts "No tables used", "Impossible WHERE", … directly in the query block.
-            self._row({"message": message}, select_id, block.select_type, [])
-        self._walk(block.node, select_id, block, nested, block_extras, [], in_join=False, depth=0)
-        if block_extras and len(self.rows) > first_row:
-            self.rows[first_row]["_extra"].extend(block_extras)
+            self._row({"message": message}, select, [])
+        self._walk(block.node, select, [], in_join=False, depth=0)
+        if select.extras and len(self.rows) > first_row:
+            self.rows[first_row]["_extra"].extend(select.extras)
         for row in self.rows[first_row:]:
             row["extra"] = _join_extra(row.pop("_extra"))
-        for child in nested:
+        for child in select.nested:
             self._block(child)
 
-    def _walk(
-        self,
-        node: Any,
-        select_id: str | None,
-        block: _Block,
-        nested: list[_Block],
-        block_extras: list[str],
-        inherited: list[str],
-        in_join: bool,
-        depth: int,
-    ) -> None:
-        """Collect the table rows of one query block; queue the blocks nested in it."""
+    def _walk(self, node: Any, select: _Select, inherited: list[str], in_join: bool, depth: int) -> None:
+        """Collect the table rows of one query block; queue the blocks nested in it. `inherited`
+        holds the Extra items the wrappers around `node` pass to the next table."""
         if depth > MAX_DEPTH:
             return
         if isinstance(node, list):
             for item in node:
-                self._walk(item, select_id, block, nested, block_extras, inherited, in_join, depth + 1)
+                self._walk(item, select, inherited, in_join, depth + 1)
             return
         if not isinstance(node, dict):
             return
         set_operation = next((key for key in _SET_OPERATIONS if isinstance(node.get(key), dict)), None)
         if set_operation:
-            self._set_operation(node[set_operation], set_operation, block, nested)
+            self._set_operation(node[set_operation], set_operation, select)
             return
         if "table_name" in node:
-            self._row(node, select_id, block.select_type, inherited)
+            self._row(node, select, inherited)
             inherited = []
         for key, value in node.items():
             base = key.split("#", 1)[0]
-            if not isinstance(value, dict | list):
+            if not isinstance(value, dict | list) or self._set_aside(base, value, node, select, depth):
                 continue
-            if base == "query_block" and depth > 0:
-                nested.append(_Block(value, None, block.depth + 1))
-                continue
-            if base == "table" and isinstance(value, dict) and "table_name" not in value and "message" in value:
-                self._row(value, select_id, block.select_type, [])
-                continue
-            if base in _SUBQUERY_LISTS or base == "materialized_from_subquery" or base == "materialized":
-                self._queue_nested(base, node, value, block, nested)
-                continue
-            if base == "sorts":
-                # MariaDB window functions list their sorts; tabular Extra does not name them.
-                continue
+            first = len(self.rows)
             if base == "duplicates_removal" and in_join:
-                first = len(self.rows)
-                self._walk(value, select_id, block, nested, block_extras, inherited, False, depth + 1)
+                # A semi-join's duplicate weedout, shown on its first and last tables.
+                self._walk(value, select, inherited, False, depth + 1)
                 if len(self.rows) > first:
                     self.rows[first]["_extra"].append("Start temporary")
                     self.rows[-1]["_extra"].append("End temporary")
                 continue
             wrapper = _wrapper_extras(base, value)
-            block_extras.extend(item for item in _block_extras(base, value) if item not in block_extras)
-            first = len(self.rows)
-            self._walk(
-                value,
-                select_id,
-                block,
-                nested,
-                block_extras,
-                inherited + wrapper,
-                in_join=base == "nested_loop",
-                depth=depth + 1,
-            )
-            figures = _WRAPPER_FIGURES.get(base, ())
-            if figures and isinstance(value, dict) and len(self.rows) > first:
-                for name in figures:
-                    if name in value:
-                        self.rows[first][name] = format_value(value[name])
+            select.extras.extend(item for item in _block_extras(base, value) if item not in select.extras)
+            self._walk(value, select, inherited + wrapper, in_join=base == "nested_loop", depth=depth + 1)
+            self._copy_figures(base, value, first)
 
-    def _queue_nested(self, key: str, holder: dict[str, Any], value: Any, block: _Block, nested: list[_Block]) -> None:
+    def _set_aside(self, base: str, value: Any, holder: dict[str, Any], select: _Select, depth: int) -> bool:
+        """Deal with a member that is not walked as part of the select: a nested query block or
+        subquery (queued), a table that is only a message, window sorts. False for any other."""
+        if base == "query_block" and depth > 0:
+            select.nested.append(_Block(value, None, select.depth + 1))
+        elif base == "table" and isinstance(value, dict) and "table_name" not in value and "message" in value:
+            self._row(value, select, [])
+        elif base in _SUBQUERY_LISTS or base == "materialized_from_subquery" or base == "materialized":
+            self._queue_nested(base, holder, value, select)
+        else:
+            # MariaDB window functions list their sorts; tabular Extra does not name them.
+            return base == "sorts"
+        return True
+
+    def _copy_figures(self, base: str, value: Any, first: int) -> None:
+        """Give the first row inside a MariaDB wrapper the ANALYZE figures measured on the wrapper."""
+        figures = _WRAPPER_FIGURES.get(base, ())
+        if figures and isinstance(value, dict) and len(self.rows) > first:
+            for name in figures:
+                if name in value:
+                    self.rows[first][name] = format_value(value[name])
+
+    def _queue_nested(self, key: str, holder: dict[str, Any], value: Any, select: _Select) -> None:
         """Queue the query blocks held by a subquery list or a derived/materialized table."""
         entries = value if isinstance(value, list) else [value]
         for entry in entries:
@@ -658,9 +657,9 @@ class _Flattener:
                 continue
             container, query_block = found
             select_type = _nested_select_type(container, key, query_block, holder, entry)
-            nested.append(_Block(query_block, select_type, block.depth + 1))
+            select.nested.append(_Block(query_block, select_type, select.depth + 1))
 
-    def _set_operation(self, result: dict[str, Any], key: str, block: _Block, nested: list[_Block]) -> None:
+    def _set_operation(self, result: dict[str, Any], key: str, select: _Select) -> None:
         """A UNION/INTERSECT/EXCEPT: its members are nested selects, then its result row."""
         specs = result.get("query_specifications")
         members = specs if isinstance(specs, list) else []
@@ -669,68 +668,82 @@ class _Flattener:
             if found is None:
                 continue
             container, query_block = found
-            if index == 0:
-                select_type = block.select_type
-            else:
-                operation = query_block.get("operation") if isinstance(query_block, dict) else None
-                select_type = _SET_OPERATIONS[key]
-                if isinstance(operation, str) and key != "recursive_union":
-                    select_type = operation
-                if container.get("dependent") is True:
-                    select_type = f"DEPENDENT {select_type}"
-                elif container.get("cacheable") is False:
-                    select_type = f"UNCACHEABLE {select_type}"
-            nested.append(_Block(query_block, select_type, block.depth + 1))
+            select_type = select.select_type if index == 0 else _member_select_type(key, container, query_block)
+            select.nested.append(_Block(query_block, select_type, select.depth + 1))
         if "table_name" in result:
             self.blocks += 1
             extras = ["Using temporary"] if result.get("using_temporary_table") is True else []
-            name = str(result.get("table_name"))
-            kind = next((word for word in ("INTERSECT", "EXCEPT") if name.upper().startswith(f"<{word}")), "UNION")
-            if key in ("intersect_result", "except_result"):
-                kind = _SET_OPERATIONS[key]
+            kind = _set_result_kind(key, str(result.get("table_name")))
             row = self._make_row(result, None, f"{kind} RESULT", extras)
-            nested.append(_Block(None, None, block.depth + 1, result_row=row))
+            select.nested.append(_Block(None, None, select.depth + 1, result_row=row))
 
-    def _row(self, node: dict[str, Any], select_id: str | None, select_type: str | None, inherited: list[str]) -> None:
-        self.rows.append(self._make_row(node, select_id, select_type, inherited))
+    def _row(self, node: dict[str, Any], select: _Select, inherited: list[str]) -> None:
+        self.rows.append(self._make_row(node, select.select_id, select.select_type, inherited))
 
     def _make_row(
         self, node: dict[str, Any], select_id: str | None, select_type: str | None, inherited: list[str]
     ) -> dict[str, Any]:
-        name = node.get("table_name")
-        table = format_value(name) if not isinstance(name, dict | list) else None
         if "r_loops" in node or "r_rows" in node:
             self.analyze = True
-        rows = node.get("rows_examined_per_scan", node.get("rows"))
-        key = node.get("key")
-        extras = _table_extras(node)
-        merge = _index_merge(node.get("index_merge"), 0)
-        if merge is not None:
-            # MariaDB: "index_merge": {"union": [{"range": {"key": …}}, …]}; tabular shows the keys
-            # and "Using union(a,b)".
-            keys, description = merge
-            key = key if key is not None else ",".join(keys)
-            extras.insert(0, f"Using {description}")
-        # MySQL 5.7+ marks DML target tables with `"update": true` (MariaDB writes 1 and keeps
-        # SIMPLE in its tabular output).
-        for statement in ("insert", "replace", "update", "delete"):
-            if select_type and node.get(statement) is True:
-                select_type = statement.upper()
-        return {
-            "id": select_id,
-            "select_type": select_type,
-            "table": table,
-            "type": format_value(node.get("access_type")),
-            "possible_keys": format_value(node.get("possible_keys")),
-            "key": format_value(key),
-            "key_len": format_value(node.get("key_length")),
-            "ref": format_value(node.get("ref")),
-            "rows": format_value(rows),
-            "r_rows": format_value(node.get("r_rows")),
-            "filtered": format_value(node.get("filtered")),
-            "r_filtered": format_value(node.get("r_filtered")),
-            "_extra": extras + list(inherited),
-        }
+        return _table_row(node, select_id, select_type, inherited)
+
+
+def _member_select_type(key: str, container: dict[str, Any], query_block: Any) -> str:
+    """The select_type of the second and later members of a set operation (`key`)."""
+    operation = query_block.get("operation") if isinstance(query_block, dict) else None
+    select_type = _SET_OPERATIONS[key]
+    if isinstance(operation, str) and key != "recursive_union":
+        select_type = operation
+    if container.get("dependent") is True:
+        return f"DEPENDENT {select_type}"
+    if container.get("cacheable") is False:
+        return f"UNCACHEABLE {select_type}"
+    return select_type
+
+
+def _set_result_kind(key: str, name: str) -> str:
+    """UNION, INTERSECT or EXCEPT: whose result the set-operation node `key` (table `name`) holds."""
+    if key in ("intersect_result", "except_result"):
+        return _SET_OPERATIONS[key]
+    return next((word for word in ("INTERSECT", "EXCEPT") if name.upper().startswith(f"<{word}")), "UNION")
+
+
+def _table_row(
+    node: dict[str, Any], select_id: str | None, select_type: str | None, inherited: list[str]
+) -> dict[str, Any]:
+    """The tabular row of a table node, with its Extra items (its own, then `inherited`) as a list."""
+    name = node.get("table_name")
+    table = format_value(name) if not isinstance(name, dict | list) else None
+    rows = node.get("rows_examined_per_scan", node.get("rows"))
+    key = node.get("key")
+    extras = _table_extras(node)
+    merge = _index_merge(node.get("index_merge"), 0)
+    if merge is not None:
+        # MariaDB: "index_merge": {"union": [{"range": {"key": …}}, …]}; tabular shows the keys
+        # and "Using union(a,b)".
+        keys, description = merge
+        key = key if key is not None else ",".join(keys)
+        extras.insert(0, f"Using {description}")
+    # MySQL 5.7+ marks DML target tables with `"update": true` (MariaDB writes 1 and keeps
+    # SIMPLE in its tabular output).
+    for statement in ("insert", "replace", "update", "delete"):
+        if select_type and node.get(statement) is True:
+            select_type = statement.upper()
+    return {
+        "id": select_id,
+        "select_type": select_type,
+        "table": table,
+        "type": format_value(node.get("access_type")),
+        "possible_keys": format_value(node.get("possible_keys")),
+        "key": format_value(key),
+        "key_len": format_value(node.get("key_length")),
+        "ref": format_value(node.get("ref")),
+        "rows": format_value(rows),
+        "r_rows": format_value(node.get("r_rows")),
+        "filtered": format_value(node.get("filtered")),
+        "r_filtered": format_value(node.get("r_filtered")),
+        "_extra": extras + list(inherited),
+    }
 
 
 def _index_merge(spec: Any, depth: int) -> tuple[list[str], str] | None:

@@ -193,7 +193,7 @@ def parse_cell_column(lines: list[str], numbers: list[int], start: int) -> tuple
     empty line). Every row starts with its id (a number or NULL): a row that does not ends
     the table."""
     k = start
-    header = []
+    header: list[str] = []
     while k < len(lines) and lines[k].strip().lower() in EXPLAIN_COLUMNS and len(header) < len(EXPLAIN_COLUMNS):
         header.append(lines[k].strip())
         k += 1

@@ -36,6 +36,9 @@ EXPLAIN_COLUMNS = frozenset(STANDARD_ORDER)
 # The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
 ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
 
+# What two copies of the same result set have in common: the column names and the rows' cells.
+ResultKey = tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]
+
 
 @dataclass
 class ResultSet:
@@ -58,7 +61,7 @@ class ResultSet:
     def is_warnings(self) -> bool:
         return tuple(self.columns[:3]) == WARNING_COLUMNS
 
-    def key(self) -> tuple:
+    def key(self) -> ResultKey:
         """What two copies of the same result set have in common."""
         return (tuple(self.columns), tuple(tuple(row.get(c) for c in self.columns) for row in self.rows))
 

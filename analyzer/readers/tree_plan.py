@@ -311,9 +311,9 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
             match = None  # an arrow alone names no operation (an empty continuation prompt)
         if match:
             indent = match.group("indent") if match.group("prefix") else match.group("ws")
-            entry = _Line(len(indent.expandtabs(4)), [], 0, "")
-            entry.add(match.group("body").rstrip())
-            entries.append(entry)
+            opened = _Line(len(indent.expandtabs(4)), [], 0, "")
+            opened.add(match.group("body").rstrip())
+            entries.append(opened)
             previous_length = len(raw)
             continue
         last = entries[-1] if entries else None

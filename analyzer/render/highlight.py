@@ -14,12 +14,14 @@ import html
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import Any
 
 from pygments import lex
+from pygments.formatter import Formatter
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers.sql import MySqlLexer
-from pygments.token import STANDARD_TYPES, Token, _TokenType
+from pygments.token import STANDARD_TYPES, Token, _TokenType, is_token_subtype
 
 from analyzer.insight import glossary
 
@@ -58,7 +60,7 @@ DARK_STYLE = "github-dark"
 def css_class(ttype: _TokenType) -> str:
     """The class HtmlFormatter gives a token type: the short name, plus `-Sub` parts for custom subtypes."""
     suffix = ""
-    while ttype not in STANDARD_TYPES:
+    while ttype not in STANDARD_TYPES and ttype.parent is not None:
         suffix = "-" + ttype[-1] + suffix
         ttype = ttype.parent
     return STANDARD_TYPES[ttype] + suffix
@@ -67,7 +69,8 @@ def css_class(ttype: _TokenType) -> str:
 def _spans(tokens: Iterable[tuple[_TokenType, str]]) -> str:
     """HTML spans, one per run of tokens that share a class."""
     out = []
-    run_class, run = "", []
+    run_class = ""
+    run: list[str] = []
     for ttype, value in tokens:
         cls = css_class(ttype)
         if cls != run_class and run:
@@ -90,7 +93,7 @@ _NAME_TYPES = (Token.Name, Token.Literal.String.Name, Token.Name.Quoted)
 
 
 def _identifier(ttype: _TokenType, value: str) -> str | None:
-    if not any(ttype in t for t in _NAME_TYPES):
+    if not any(is_token_subtype(ttype, t) for t in _NAME_TYPES):
         return None
     return value.strip().strip('`"').lower() or None
 
@@ -287,10 +290,10 @@ class ExplainLexer(Lexer):
 
     name = "EXPLAIN"
     aliases = ["explain"]
-    filenames: list[str] = []
+    filenames = []
     mimetypes = ["text/x-mysql-explain"]
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         options.setdefault("stripnl", False)
         options.setdefault("ensurenl", False)
         super().__init__(**options)
@@ -363,30 +366,13 @@ class _LexState:
             yield Token.Comment, body
             return
         if m := _TREE.match(body):
-            if m.group(1):
-                yield Space, m.group(1)
-            yield Token.Operator, m.group(2)
-            if m.group(3):
-                yield Space, m.group(3)
-            yield from _tree_tokens(m.group(4))
+            yield from _tree_line(m)
             return
         if "\t" in body:
             yield from self._tsv_row(body)
             return
         if self.vertical and (m := _VERTICAL.match(body)):
-            if m.group(1):
-                yield Space, m.group(1)
-            yield Header, m.group(2)
-            yield Token.Punctuation, m.group(3)
-            if m.group(4):
-                yield Space, m.group(4)
-            value = m.group(5)
-            if value.startswith("-> "):  # `EXPLAIN: -> …`: FORMAT=TREE printed with \G
-                yield Token.Operator, "->"
-                yield Space, " "
-                yield from _tree_tokens(value[3:])
-            else:
-                yield from _value_tokens(m.group(2).strip().lower(), value)
+            yield from _vertical_field(m)
             return
         yield from _text_tokens(body)
 
@@ -449,6 +435,33 @@ class _LexState:
                 yield from _value_tokens(column, value)
 
 
+def _tree_line(m: re.Match[str]) -> Iterator[tuple[_TokenType, str]]:
+    """A FORMAT=TREE line (`_TREE`): indentation, the arrow, the operation and its figures."""
+    if m.group(1):
+        yield Space, m.group(1)
+    yield Token.Operator, m.group(2)
+    if m.group(3):
+        yield Space, m.group(3)
+    yield from _tree_tokens(m.group(4))
+
+
+def _vertical_field(m: re.Match[str]) -> Iterator[tuple[_TokenType, str]]:
+    """A `name: value` line of vertical (`\\G`) output (`_VERTICAL`)."""
+    if m.group(1):
+        yield Space, m.group(1)
+    yield Header, m.group(2)
+    yield Token.Punctuation, m.group(3)
+    if m.group(4):
+        yield Space, m.group(4)
+    value = m.group(5)
+    if value.startswith("-> "):  # `EXPLAIN: -> …`: FORMAT=TREE printed with \G
+        yield Token.Operator, "->"
+        yield Space, " "
+        yield from _tree_tokens(value[3:])
+    else:
+        yield from _value_tokens(m.group(2).strip().lower(), value)
+
+
 def _padded(ttype: _TokenType, cell: str) -> Iterator[tuple[_TokenType, str]]:
     core = cell.strip()
     lead = cell[: len(cell) - len(cell.lstrip())]
@@ -471,7 +484,8 @@ def highlight_explain(text: str) -> str:
 
 def _token_rules(style: str) -> str:
     """The style's token colours only: background and text colour come from site.css."""
-    rules = HtmlFormatter(style=style).get_style_defs(".hl").splitlines()
+    formatter: Formatter[str] = HtmlFormatter(style=style)
+    rules = formatter.get_style_defs(".hl").splitlines()
     return "\n".join(r for r in rules if r.startswith(".hl .") and not r.startswith(".hl .hll"))
 
 

@@ -9,13 +9,14 @@ here: highlighted HTML comes back as plain strings the template tag marks safe.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.insight import glossary
 from analyzer.model import Plan
 from analyzer.render.highlight import highlight_explain, highlight_query
-from analyzer.render.plan_tree import FlatNode, build_tree, count, flatten
+from analyzer.render.plan_tree import FlatNode, TreeNode, build_tree, count, flatten
 from analyzer.render.text import format_table, format_vertical
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
@@ -118,7 +119,9 @@ def _claims(annotation: dict[str, Any], column: str, item: str) -> bool:
     return False
 
 
-def _cell(column: str, value: str | None, numeric: bool, annotations: list[dict[str, Any]], tip_ids) -> Cell:
+def _cell(
+    column: str, value: str | None, numeric: bool, annotations: list[dict[str, Any]], tip_ids: Iterator[str]
+) -> Cell:
     cell = Cell(column=column, value=value, numeric=numeric, wraps=column in WRAPPING_COLUMNS)
     if value is None:
         cell.chips = [Segment(a.get("term") or a.get("title") or "", a, next(tip_ids)) for a in annotations]
@@ -140,7 +143,7 @@ def _row_label(index: int, rows: list[dict[str, Any]]) -> str:
     return f"row {index + 1} ({table})" if table else f"row {index + 1}"
 
 
-def _tip_ids(prefix: str):
+def _tip_ids(prefix: str) -> Iterator[str]:
     n = 0
     while True:
         n += 1
@@ -148,70 +151,90 @@ def _tip_ids(prefix: str):
 
 
 def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "") -> AnalysisView:
+    """The view of an `Analysis.to_dict()` dict, with the raw paste highlighted; `prefix` starts
+    the ids of its tooltips (a page may show two analyses)."""
     columns: list[str] = [str(c) for c in analysis.get("columns") or []]
     rows: list[dict[str, Any]] = analysis.get("rows") or []
     annotations: list[dict[str, Any]] = analysis.get("annotations") or []
     affected = set(analysis.get("affected_rows") or [])
-    tip_ids = _tip_ids(prefix)
-
-    by_cell: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    lower_columns = {c.lower(): c for c in columns}
-    fallback_column = lower_columns.get("extra") or (columns[-1] if columns else None)
-    for a in annotations:
-        column = str(a.get("column") or "").lower()
-        column = lower_columns.get(column, fallback_column)
-        if isinstance(a.get("row"), int) and column is not None:
-            by_cell.setdefault((a["row"], column), []).append(a)
-
+    shown = rows[:MAX_SHOWN_ROWS]
     numeric = {c: _is_numeric_column([row.get(c) for row in rows]) for c in columns}
-    row_views = []
-    for index, row in enumerate(rows[:MAX_SHOWN_ROWS]):
-        cells = [_cell(c, _as_text(row.get(c)), numeric[c], by_cell.get((index, c), []), tip_ids) for c in columns]
-        severities = [str(a.get("severity")) for c in columns for a in by_cell.get((index, c), [])]
-        row_views.append(RowView(index, index + 1, cells, index in affected, _worst(severities)))
-
+    row_views = _row_views(columns, shown, numeric, _by_cell(columns, annotations), affected, _tip_ids(prefix))
     findings = sorted(analysis.get("findings") or [], key=lambda f: SEVERITY_ORDER.get(f.get("severity"), 9))
-    finding_views = [
-        FindingView(
-            severity=str(f.get("severity") or "info"),
-            message=str(f.get("message") or ""),
-            kind=str(f.get("kind") or ""),
-            rows=[(r, _row_label(r, rows)) for r in _shown(f.get("rows"), len(row_views))],
-        )
-        for f in findings[:MAX_SHOWN_FINDINGS]
-    ]
-
     nodes = build_tree(analysis)
-    tree = flatten(nodes)
-    for item in tree:
-        if item.node.row is not None and item.node.row >= len(row_views):
-            item.node.row = None  # no link to a row the page does not show
     plan = Plan(
         format=analysis.get("format") or "table",
         columns=columns,
-        rows=[{c: _as_text(r.get(c)) for c in columns} for r in rows[:MAX_SHOWN_ROWS]],
+        rows=[{c: _as_text(r.get(c)) for c in columns} for r in shown],
     )
     query = analysis.get("query")
     return AnalysisView(
         format=str(analysis.get("format") or ""),
         columns=[(c, numeric[c]) for c in columns],
         rows=row_views,
-        findings=finding_views,
+        findings=[_finding_view(f, rows, len(row_views)) for f in findings[:MAX_SHOWN_FINDINGS]],
         notices=[str(n) for n in analysis.get("notices") or []],
         warnings=[str(w) for w in analysis.get("warnings") or []],
         truncated=bool(analysis.get("truncated")),
-        tree=tree,
+        tree=_tree(nodes, len(row_views)),
         tree_size=count(nodes),
         clean_table=format_table(plan) if rows else "",
         clean_vertical=format_vertical(plan) if rows else "",
         query=query,
-        query_html=highlight_query(query, _table_rows(rows[:MAX_SHOWN_ROWS])) if query else "",
+        query_html=highlight_query(query, _table_rows(shown)) if query else "",
         raw_html=highlight_explain(raw_explain) if raw_explain else "",
         annotation_count=len(annotations),
         prefix=prefix,
         row_count=len(rows),
         finding_count=len(findings),
     )
+
+
+def _by_cell(columns: list[str], annotations: list[dict[str, Any]]) -> dict[tuple[int, str], list[dict[str, Any]]]:
+    """The annotations per (row index, column); one naming no column of the plan goes to Extra
+    (or to the last column)."""
+    by_cell: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    lower_columns = {c.lower(): c for c in columns}
+    fallback_column = lower_columns.get("extra") or (columns[-1] if columns else None)
+    for a in annotations:
+        column = lower_columns.get(str(a.get("column") or "").lower(), fallback_column)
+        if isinstance(a.get("row"), int) and column is not None:
+            by_cell.setdefault((a["row"], column), []).append(a)
+    return by_cell
+
+
+def _row_views(
+    columns: list[str],
+    rows: list[dict[str, Any]],
+    numeric: dict[str, bool],
+    by_cell: dict[tuple[int, str], list[dict[str, Any]]],
+    affected: set[int],
+    tip_ids: Iterator[str],
+) -> list[RowView]:
+    row_views = []
+    for index, row in enumerate(rows):
+        cells = [_cell(c, _as_text(row.get(c)), numeric[c], by_cell.get((index, c), []), tip_ids) for c in columns]
+        severities = [str(a.get("severity")) for c in columns for a in by_cell.get((index, c), [])]
+        row_views.append(RowView(index, index + 1, cells, index in affected, _worst(severities)))
+    return row_views
+
+
+def _finding_view(finding: dict[str, Any], rows: list[dict[str, Any]], shown_rows: int) -> FindingView:
+    return FindingView(
+        severity=str(finding.get("severity") or "info"),
+        message=str(finding.get("message") or ""),
+        kind=str(finding.get("kind") or ""),
+        rows=[(r, _row_label(r, rows)) for r in _shown(finding.get("rows"), shown_rows)],
+    )
+
+
+def _tree(nodes: list[TreeNode], shown_rows: int) -> list[FlatNode]:
+    """The plan tree as a flat list, without links to rows the page does not show."""
+    tree = flatten(nodes)
+    for item in tree:
+        if item.node.row is not None and item.node.row >= shown_rows:
+            item.node.row = None
+    return tree
 
 
 def _shown(indexes: Any, shown_rows: int) -> list[int]:

@@ -140,7 +140,7 @@ def clean(text: str) -> Cleaned:
     # Quoted or numbered lines hid the empty ones from the first look.
     kept = None if undoubled else _undouble(lines, notices)
     if kept is not None:
-        lines, numbers, margins = ([seq[i] for i in kept] for seq in (lines, numbers, margins))
+        lines, numbers, margins = [lines[i] for i in kept], [numbers[i] for i in kept], [margins[i] for i in kept]
     lines = _dedent(lines, notices)
     result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices)
     result.terminal_width = terminal_width(lines, margins)
@@ -269,9 +269,10 @@ def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], lis
     margins = [0] * len(lines)
     quoted = 0
     for i, line in enumerate(lines):
-        if line[:1] == ">" and not (i and _OPEN_TAG_RE.search(lines[i - 1])):
+        quote = _QUOTE_RE.match(line) if line[:1] == ">" else None
+        if quote and not (i and _OPEN_TAG_RE.search(lines[i - 1])):
             # (A line right after an open `<TD` is the rest of a wrapped HTML tag, not a quote.)
-            margin = margins[i] = _QUOTE_RE.match(line).end()
+            margin = margins[i] = quote.end()
             out[i] = line[margin:]
             quoted += 1
     if quoted:
@@ -312,7 +313,7 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
     return out
 
 
-def _unnumbered(lines: list[str], matches: list[re.Match]) -> list[str]:
+def _unnumbered(lines: list[str], matches: list[re.Match[str]]) -> list[str]:
     """The lines without their numbers. The separator after the number is the shortest one every
     line has (`  2 | id` in a vim-style paste only loses `  2 `, since `  1 +---` shows the style)."""
     seps = {m.string[m.end(1) : m.end()] for m in matches if m.end() < len(m.string)}
@@ -399,7 +400,6 @@ def _take_prompts(result: Cleaned) -> None:
     A statement the client answered with an `ERROR` line is not the query of the output.
     """
     lines = result.lines
-    n = len(lines)
     prompts = 0
     bare_lines: list[int] = []  # numbers of the lines of statements typed without a prompt, not reported yet
     j = 0
@@ -412,36 +412,13 @@ def _take_prompts(result: Cleaned) -> None:
         bare = None if match or line.lstrip()[:1] not in "EeAaDd" else _BARE_STATEMENT_RE.match(line)
         if not match and not bare:
             continue
-        pieces = [(line[match.end() :] if match else line.strip(), "first")]
-        lines[i] = ""
-        j = i + 1
-        while j < n and j - i < 500 and not _ended(pieces):
-            nxt = lines[j]
-            if _TREE_LINE_RE.match(nxt) or (not match and nxt.lstrip().startswith("->")):
-                break
-            cont = _CONTINUATION_RE.match(nxt) if match else None
-            if cont:
-                pieces.append((nxt[cont.end() :], "typed"))
-            elif not nxt.strip() or _OUTPUT_LINE_RE.match(nxt) or _PROMPT_RE.match(nxt) or "\t" in nxt:
-                break
-            else:
-                pieces.append((nxt, "wrapped" if match else "typed"))
-            lines[j] = ""
-            j += 1
+        pieces, j = _typed_statement(lines, i, match)
+        taken = _keep_query(result, i, j, _join_statement(result, i, line, pieces))
         if match:
             prompts += 1
-        statement = _join_statement(result, i, line, pieces)
-        query = statement_query(statement)
-        after = next((k for k in range(j, min(n, j + 5)) if lines[k].strip()), None)
-        taken = False
-        if query and (after is None or not lines[after].lstrip().startswith("ERROR")):
-            result.queries.append((i, query))
-            if result.query is None:
-                result.query = query
-                if not match:
-                    taken = True
-                    result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
-        if not match and not taken:
+        elif taken:
+            result.notices.append(f"Took the query from the EXPLAIN statement on line {result.numbers[i]}.")
+        else:
             bare_lines.extend(result.numbers[i:j])
     if prompts:
         result.notices.append(f"Removed {plural(prompts, 'client prompt')} and the statements typed there.")
@@ -450,6 +427,46 @@ def _take_prompts(result: Cleaned) -> None:
             f"Removed {plural(len(bare_lines), 'line')} of EXPLAIN statements typed without a prompt "
             f"({describe_lines(bare_lines)})."
         )
+
+
+def _typed_statement(lines: list[str], start: int, prompt: re.Match[str] | None) -> tuple[list[tuple[str, str]], int]:
+    """The pieces of the statement typed on line `start` (after `prompt`, or without one) and the
+    index of the line after its last; its lines are blanked out. A piece after the first is
+    `typed` (after a continuation prompt or a line break) or `wrapped` by a terminal or mail client."""
+    n = len(lines)
+    line = lines[start]
+    pieces = [(line[prompt.end() :] if prompt else line.strip(), "first")]
+    lines[start] = ""
+    j = start + 1
+    while j < n and j - start < 500 and not _ended(pieces):
+        nxt = lines[j]
+        if _TREE_LINE_RE.match(nxt) or (not prompt and nxt.lstrip().startswith("->")):
+            break
+        cont = _CONTINUATION_RE.match(nxt) if prompt else None
+        if cont:
+            pieces.append((nxt[cont.end() :], "typed"))
+        elif not nxt.strip() or _OUTPUT_LINE_RE.match(nxt) or _PROMPT_RE.match(nxt) or "\t" in nxt:
+            break
+        else:
+            pieces.append((nxt, "wrapped" if prompt else "typed"))
+        lines[j] = ""
+        j += 1
+    return pieces, j
+
+
+def _keep_query(result: Cleaned, start: int, end: int, statement: str) -> bool:
+    """Record the SQL of the statement typed on lines `start` to `end` (not one the client answered
+    with an error); True when it became the query of the output."""
+    lines = result.lines
+    query = statement_query(statement)
+    after = next((k for k in range(end, min(len(lines), end + 5)) if lines[k].strip()), None)
+    if not query or (after is not None and lines[after].lstrip().startswith("ERROR")):
+        return False
+    result.queries.append((start, query))
+    if result.query is not None:
+        return False
+    result.query = query
+    return True
 
 
 def _ended(pieces: list[tuple[str, str]]) -> bool:

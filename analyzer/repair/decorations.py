@@ -276,7 +276,7 @@ def _strip_logger_quotes(lines: list[str], filled: list[int], margins: list[int]
     return out
 
 
-def _is_csv(match: re.Match) -> bool:
+def _is_csv(match: re.Match[str]) -> bool:
     """A line of quoted CSV fields (`"1","SIMPLE",…`) is not one quoted line."""
     mark = match.group(1)
     return f"{mark},{mark}" in match.group(2) or f"{mark}\t{mark}" in match.group(2)
