@@ -32,6 +32,7 @@ serve: setup
 
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 test: venv lint
 	$(PY) manage.py makemigrations --check --dry-run --verbosity 0

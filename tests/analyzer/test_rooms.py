@@ -55,3 +55,17 @@ def test_the_checker_sees_a_django_import(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("from django.conf import settings\nimport rest_framework\n")
     assert set(_imports(sample)) == {"django.conf", "rest_framework"}
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def test_engine_functions_are_short():
+    long = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(ENGINE)}:{node.lineno} {node.name} ({length} lines)")
+    assert not long, "split these into named steps: " + ", ".join(long)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pygments.token import Token
+from pygments.token import Token, _TokenType
 
 from analyzer.render.highlight import ExplainLexer, css_class, highlight_explain
 from tests.ui.conftest import read_fixture
@@ -11,7 +11,7 @@ from tests.ui.conftest import read_fixture
 T = Token
 
 
-def tokens(text: str) -> list[tuple[object, str]]:
+def tokens(text: str) -> list[tuple[_TokenType, str]]:
     return [(ttype, value) for _, ttype, value in ExplainLexer().get_tokens_unprocessed(text) if value.strip()]
 
 
