@@ -16,7 +16,7 @@ from typing import Any
 
 from analyzer.model import MAX_NODE_DEPTH, PlanNode, Row
 from analyzer.readers import cells
-from analyzer.readers.tree_plan import _ACCESS_TYPES, flatten_with_sources
+from analyzer.readers.tree_plan import ACCESS_TYPES, flatten_with_sources
 
 # Tree kinds (see `tree_plan`) that are no table access, as (operation, join algorithm).
 _TREE_KINDS: dict[str, tuple[str, str | None]] = {
@@ -103,7 +103,7 @@ def _operation(node: dict[str, Any], rows: list[Row], row_of: dict[int, int], de
         select_id=cells.integer(printed.get("id")),
         select_type=cells.text(printed.get("select_type")),
         table=node.get("table") if isinstance(node.get("table"), str) else None,
-        access_type=cells.text(printed.get("type")) or _ACCESS_TYPES.get(kind),
+        access_type=cells.text(printed.get("type")) or ACCESS_TYPES.get(kind),
         key=node.get("index") if isinstance(node.get("index"), str) else None,
         rows_estimated=_float(node.get("rows")),
         cost=_float(node.get("cost")),
@@ -147,20 +147,23 @@ def _subquery_type(details: str) -> str:
 # --- JSON version 1 and MariaDB ------------------------------------------------------------------
 
 
-def document_tree(document: dict[str, Any], rows: list[Row]) -> PlanNode:
-    """The model of a version 1 or MariaDB JSON document (`{"query_block": …}`)."""
-    walker = _DocumentWalker(rows)
+def document_tree(document: dict[str, Any], rows: list[Row], sources: list[dict[str, Any]] | None = None) -> PlanNode:
+    """The model of a version 1 or MariaDB JSON document (`{"query_block": …}`). `sources` are the
+    document's dicts each row was flattened from (the JSON reader gives them); without them (an
+    analysis stored before the model existed) a table links to the next row of the same name."""
+    walker = _DocumentWalker(rows, sources)
     root = PlanNode(operation="query", label="query")
     root.children = walker.walk(document, "document", 0)
     return root
 
 
 class _DocumentWalker:
-    def __init__(self, rows: list[Row]):
-        # Table name -> indexes of its rows not yet linked, so each node links to its own row.
+    def __init__(self, rows: list[Row], sources: list[dict[str, Any]] | None):
         self.rows = rows
+        self.row_of = {id(source): index for index, source in enumerate(sources)} if sources is not None else None
+        # Table name -> indexes of its rows not yet linked, when there are no sources.
         self.unlinked: dict[str, list[int]] = {}
-        for index, row in enumerate(rows):
+        for index, row in enumerate(rows if sources is None else []):
             name = cells.text(row.get("table"))
             if name:
                 self.unlinked.setdefault(name, []).append(index)
@@ -181,6 +184,8 @@ class _DocumentWalker:
         children = self._children(value, depth)
         if "table_name" in value:
             return [self._table(value, key, children)]
+        if key == "table" and isinstance(value.get("message"), str):
+            return [self._message(value, value["message"])]
         if "select_id" in value and key in ("query_block", "document"):
             return [self._select(value, children)]
         if key in _WRAPPERS:
@@ -201,6 +206,9 @@ class _DocumentWalker:
         select_id = cells.integer(value.get("select_id"))
         cost = value.get("cost_info", {}).get("query_cost") if isinstance(value.get("cost_info"), dict) else None
         members = (n for child in children for n in child.walk() if n.row is not None and n.select_id == select_id)
+        if isinstance(value.get("message"), str):
+            # MySQL: "No tables used", "Impossible WHERE" on the query block, printed as its row.
+            children = [self._message(value, value["message"]), *children]
         return PlanNode(
             operation="select",
             label=f"#{select_id} SELECT" if select_id is not None else "SELECT",
@@ -226,7 +234,7 @@ class _DocumentWalker:
         """A table read. Its printed row (which the reader may have given a wrapper's figures) wins
         for the cells tabular EXPLAIN shows; the rest comes from the document."""
         table = cells.text(value.get("table_name"))
-        row = self._link(table)
+        row = self._link(value, table)
         printed = self.rows[row] if row is not None else {}
 
         def figure(column: str, *keys: str) -> float | None:
@@ -264,7 +272,22 @@ class _DocumentWalker:
         node.join_algorithm = cells.join_buffer_algorithm(node.extra)
         return node
 
-    def _link(self, table: str | None) -> int | None:
+    def _message(self, value: dict[str, Any], message: str) -> PlanNode:
+        """The table-less row MySQL and MariaDB print with a reason (`No tables used`) in Extra."""
+        row = self.row_of.get(id(value)) if self.row_of is not None else None
+        printed = self.rows[row] if row is not None else {}
+        return PlanNode(
+            operation="other",
+            label=message,
+            select_id=cells.integer(printed.get("id")),
+            select_type=cells.text(printed.get("select_type")),
+            extra=cells.extra_items(printed.get("extra")),
+            row=row,
+        )
+
+    def _link(self, value: dict[str, Any], table: str | None) -> int | None:
+        if self.row_of is not None:
+            return self.row_of.get(id(value))
         indexes = self.unlinked.get(table or "")
         return indexes.pop(0) if indexes else None
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.model import Plan
+from analyzer.readers.document_model import document_tree, operations_tree
 from analyzer.readers.resultset import STANDARD_ORDER
 from analyzer.readers.tree_plan import flatten_nodes, make_node
 from analyzer.repair.rejoin import describe, rejoin
@@ -358,6 +359,7 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         analyze = flat.analyze or '"r_loops"' in source or '"r_total_time_ms"' in source
         columns = list(ANALYZE_COLUMNS if analyze else COLUMNS)
         rows = [{name: row.get(name) for name in columns} for row in flat.rows]
+        tree = document_tree(doc, rows, [row["_source"] for row in flat.rows])
         dialect = _dialect(source)
         statement = "ANALYZE FORMAT=JSON" if analyze else "EXPLAIN FORMAT=JSON"
         notices.insert(0, f"{dialect} {statement} plan; the table view is derived from it.")
@@ -369,9 +371,10 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
             tables=flat.tables,
             notices=notices,
             truncated=truncated,
+            tree=tree,
         )
     root = doc.get("query_plan", doc)
-    nodes = [_v2_node(root, 0)] if isinstance(root, dict) else []
+    nodes = [v2_node(root, 0)] if isinstance(root, dict) else []
     columns, rows, tables = flatten_nodes(nodes)
     analyzed = any(row.get("r_rows") is not None or row.get("loops") is not None for row in rows)
     label = "EXPLAIN ANALYZE FORMAT=JSON" if analyzed else "EXPLAIN FORMAT=JSON"
@@ -386,6 +389,7 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         query=query,
         notices=notices,
         truncated=truncated,
+        tree=operations_tree(nodes, rows),
     )
 
 
@@ -583,6 +587,7 @@ class _Flattener:
         if isinstance(message, str):
             # MySQL puts "No tables used", "Impossible WHERE", … directly in the query block.
             self._row({"message": message}, select, [])
+            self.rows[-1]["_source"] = block.node
         self._walk(block.node, select, [], in_join=False, depth=0)
         if select.extras and len(self.rows) > first_row:
             self.rows[first_row]["_extra"].extend(select.extras)
@@ -685,7 +690,9 @@ class _Flattener:
     ) -> dict[str, Any]:
         if "r_loops" in node or "r_rows" in node:
             self.analyze = True
-        return _table_row(node, select_id, select_type, inherited)
+        row = _table_row(node, select_id, select_type, inherited)
+        row["_source"] = node  # the model links its nodes to rows through it
+        return row
 
 
 def _member_select_type(key: str, container: dict[str, Any], query_block: Any) -> str:
@@ -904,7 +911,7 @@ def _join_extra(items: list[str]) -> str | None:
 # --- MySQL version 2 -----------------------------------------------------------------------------
 
 
-def _v2_node(node: dict[str, Any], depth: int) -> dict[str, Any]:
+def v2_node(node: dict[str, Any], depth: int = 0) -> dict[str, Any]:
     """A version 2 node in the node shape of the TREE reader (a `heading` becomes its own node)."""
     operation = node.get("operation")
     text = operation if isinstance(operation, str) else "(unnamed operation)"
@@ -920,7 +927,7 @@ def _v2_node(node: dict[str, Any], depth: int) -> dict[str, Any]:
                 continue
             for child in value if isinstance(value, list) else [value]:
                 if isinstance(child, dict):
-                    children.append(_v2_node(child, depth + 1))
+                    children.append(v2_node(child, depth + 1))
     converted = make_node(
         text,
         table=table if isinstance(table, str) else None,

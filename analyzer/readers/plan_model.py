@@ -7,12 +7,14 @@ from typing import Any
 
 from analyzer.model import Plan, PlanNode
 from analyzer.readers.document_model import document_tree, operations_tree
-from analyzer.readers.json_plan import _v2_node
+from analyzer.readers.json_plan import v2_node
 from analyzer.readers.nesting import tabular_tree
 
 
 def plan_model(plan: Plan) -> PlanNode:
     """The root of `plan`'s model."""
+    if plan.tree is not None:
+        return plan.tree  # the reader built it
     nested = plan.plan
     if plan.format == "tree" and isinstance(nested, list):
         return operations_tree(nested, plan.rows)
@@ -21,7 +23,7 @@ def plan_model(plan: Plan) -> PlanNode:
             return document_tree(nested, plan.rows)
         root = nested.get("query_plan", nested)
         if isinstance(root, dict):
-            return operations_tree([_v2_node(root, 0)], plan.rows)
+            return operations_tree([v2_node(root)], plan.rows)
     return tabular_tree(plan.rows)
 
 

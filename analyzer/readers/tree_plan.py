@@ -141,7 +141,7 @@ _OTHER = [
     ("Update", r"Update "),
     ("Delete", r"Delete from "),
 ]
-_ACCESS_TYPES = {kind: access for kind, _, access in _ACCESS}
+ACCESS_TYPES = {kind: access for kind, _, access in _ACCESS}
 _GROUP_NAME = re.compile(r"\(\?P<\w+>")
 # Every kind in order of preference, and one regex that finds which applies in a single pass
 # (its alternatives in the same order, inner groups made non-capturing).
@@ -496,8 +496,8 @@ def _walk(node: dict[str, Any], scope: _Scope, flat: _Flat, depth: int) -> list[
         mine.append(_index_merge_row(node, scope, flat))
         return mine
     table = node["table"] or ""
-    union_result = kind in _ACCESS_TYPES and table.startswith("<union")
-    if kind in _ACCESS_TYPES and table != "<temporary>" and not union_result:
+    union_result = kind in ACCESS_TYPES and table.startswith("<union")
+    if kind in ACCESS_TYPES and table != "<temporary>" and not union_result:
         mine.append(_access_row(node, scope, flat))
     elif kind in ("Zero rows", "Rows fetched before execution"):
         mine.append(_pseudo_row(node, scope, flat))
@@ -545,7 +545,7 @@ def _child_scope(node: dict[str, Any], child: dict[str, Any], position: int, sco
         flat.scopes += 1
         return _Scope(match.group(1) if match else None, select_type)
     table = node["table"] or ""
-    if node["kind"] in _ACCESS_TYPES and child["kind"] == "Materialize" and table != "<temporary>":
+    if node["kind"] in ACCESS_TYPES and child["kind"] == "Materialize" and table != "<temporary>":
         # A derived table, CTE or materialized subquery: the select that fills it.
         number = re.match(r"<(derived|subquery)(\d+)>", table)
         flat.scopes += 1
@@ -553,7 +553,7 @@ def _child_scope(node: dict[str, Any], child: dict[str, Any], position: int, sco
             return _Scope(number.group(2), "DERIVED" if number.group(1) == "derived" else "MATERIALIZED")
         materialized = "deduplication" in child["operation"] or table.startswith("<subquery")
         return _Scope(None, "MATERIALIZED" if materialized else "DERIVED")
-    if node["kind"] in _ACCESS_TYPES and table.startswith("<union"):
+    if node["kind"] in ACCESS_TYPES and table.startswith("<union"):
         return _Scope(None, scope.select_type)
     if node["kind"] in ("Union materialize", "Append"):
         flat.scopes += 1
@@ -586,7 +586,7 @@ def _access_row(node: dict[str, Any], scope: _Scope, flat: _Flat) -> int:
     index = _new_row(scope, flat, node)
     row = flat.rows[index]
     kind, text = node["kind"], node["operation"]
-    row["type"] = _ACCESS_TYPES[kind]
+    row["type"] = ACCESS_TYPES[kind]
     extra = row["_extra"]
     if "re-planned for each iteration" in text:
         extra.append("Range checked for each record")
@@ -612,7 +612,7 @@ def _index_merge_row(node: dict[str, Any], scope: _Scope, flat: _Flat) -> int:
     stack = list(reversed(node["children"]))
     while stack:
         child = stack.pop()
-        if child["kind"] in _ACCESS_TYPES:
+        if child["kind"] in ACCESS_TYPES:
             parts.append(child)
         else:
             stack.extend(reversed(child["children"]))
