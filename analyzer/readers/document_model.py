@@ -11,12 +11,11 @@ through, their contents becoming children of the node above. Nodes link to the p
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from analyzer.model import MAX_NODE_DEPTH, PlanNode, Row
 from analyzer.readers import cells
-from analyzer.readers.tree_plan import ACCESS_TYPES, flatten_with_sources
+from analyzer.readers.tree_plan import ACCESS_TYPES, flatten_with_sources, select_heading
 
 # Tree kinds (see `tree_plan`) that are no table access, as (operation, join algorithm).
 _TREE_KINDS: dict[str, tuple[str, str | None]] = {
@@ -38,7 +37,6 @@ _TREE_KINDS: dict[str, tuple[str, str | None]] = {
     "Window aggregate": ("window", None),
     "Index merge": ("table", None),
 }
-_SELECT_HEADING = re.compile(r"Select #(\d+)\s*(?:\((.*)\))?")
 
 # Version 1 / MariaDB wrapper keys and the operation they stand for.
 _WRAPPERS = {
@@ -102,9 +100,9 @@ def _operation(node: dict[str, Any], rows: list[Row], row_of: dict[int, int], de
         join_algorithm=algorithm,
         select_id=cells.integer(printed.get("id")),
         select_type=cells.text(printed.get("select_type")),
-        table=node.get("table") if isinstance(node.get("table"), str) else None,
+        table=cells.text(printed.get("table", node.get("table"))),
         access_type=cells.text(printed.get("type")) or ACCESS_TYPES.get(kind),
-        key=node.get("index") if isinstance(node.get("index"), str) else None,
+        key=cells.text(printed.get("key", node.get("index"))),
         rows_estimated=_float(node.get("rows")),
         cost=_float(node.get("cost")),
         rows_actual=_float(node.get("actual_rows")),
@@ -117,9 +115,8 @@ def _operation(node: dict[str, Any], rows: list[Row], row_of: dict[int, int], de
     )
     if operation == "table":
         model.join_algorithm = cells.join_buffer_algorithm(model.extra)
-    if kind == "Select" and (heading := _SELECT_HEADING.match(label)):
-        model.select_id = int(heading.group(1))
-        model.select_type = _subquery_type(heading.group(2) or "")
+    if kind == "Select":
+        model.select_id, model.select_type = select_heading(label)
     children = node.get("children")
     if depth < MAX_NODE_DEPTH and isinstance(children, list):
         model.children = [_operation(child, rows, row_of, depth + 1) for child in children if isinstance(child, dict)]
@@ -134,14 +131,6 @@ def _tree_operation(kind: str) -> tuple[str, str | None]:
     if " scan" in kind or "lookup" in kind or kind in ("Constant row", "Full-text index search"):
         return "table", None
     return "other", None
-
-
-def _subquery_type(details: str) -> str:
-    if "dependent" in details:
-        return "DEPENDENT SUBQUERY"
-    if "uncacheable" in details:
-        return "UNCACHEABLE SUBQUERY"
-    return "SUBQUERY"
 
 
 # --- JSON version 1 and MariaDB ------------------------------------------------------------------

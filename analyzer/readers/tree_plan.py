@@ -142,6 +142,7 @@ _OTHER = [
     ("Delete", r"Delete from "),
 ]
 ACCESS_TYPES = {kind: access for kind, _, access in _ACCESS}
+_SELECT_HEADING = re.compile(r"Select #(\d+)\s*(?:\((.*)\))?")
 _GROUP_NAME = re.compile(r"\(\?P<\w+>")
 # Every kind in order of preference, and one regex that finds which applies in a single pass
 # (its alternatives in the same order, inner groups made non-capturing).
@@ -535,15 +536,9 @@ def _child_scope(node: dict[str, Any], child: dict[str, Any], position: int, sco
     """The scope of a child: a `Select #N` heading, the select materialized into `<derivedN>` /
     `<subqueryN>`, or a union member starts a new one."""
     if child["kind"] == "Select":
-        match = re.match(r"Select #(\d+)\s*(?:\((.*)\))?", child["operation"])
-        details = (match.group(2) or "") if match else ""
-        select_type = "SUBQUERY"
-        if "dependent" in details:
-            select_type = "DEPENDENT SUBQUERY"
-        elif "uncacheable" in details:
-            select_type = "UNCACHEABLE SUBQUERY"
+        select_id, select_type = select_heading(child["operation"])
         flat.scopes += 1
-        return _Scope(match.group(1) if match else None, select_type)
+        return _Scope(str(select_id) if select_id is not None else None, select_type)
     table = node["table"] or ""
     if node["kind"] in ACCESS_TYPES and child["kind"] == "Materialize" and table != "<temporary>":
         # A derived table, CTE or materialized subquery: the select that fills it.
@@ -559,6 +554,18 @@ def _child_scope(node: dict[str, Any], child: dict[str, Any], position: int, sco
         flat.scopes += 1
         return _Scope(None, scope.select_type if position == 0 else "UNION")
     return scope
+
+
+def select_heading(operation: str) -> tuple[int | None, str]:
+    """(select id, select_type) of a `Select #2 (subquery in condition; dependent)` heading."""
+    match = _SELECT_HEADING.match(operation)
+    details = (match.group(2) or "") if match else ""
+    select_type = "SUBQUERY"
+    if "dependent" in details:
+        select_type = "DEPENDENT SUBQUERY"
+    elif "uncacheable" in details:
+        select_type = "UNCACHEABLE SUBQUERY"
+    return (int(match.group(1)) if match else None), select_type
 
 
 def _new_row(scope: _Scope, flat: _Flat, node: dict[str, Any]) -> int:
