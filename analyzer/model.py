@@ -21,7 +21,10 @@ Row = dict[str, "str | None"]
 
 # What a node does. A `table` node reads one table (its `access_type` says how); a `join` node
 # joins its children with `join_algorithm`; a tabular plan has no join nodes, so each table node
-# after the first of its select carries the algorithm that joins it to the tables before it.
+# after the first of its select carries the algorithm that joins it to the tables before it. A
+# `subquery` node is where tree and JSON output hang a subquery into the outer plan (`Select #2
+# (subquery in condition)`, `attached_subqueries`); tabular output only has the subquery's `select`
+# node, its select_type saying what it is.
 OPERATIONS = (
     "query",
     "select",

@@ -19,7 +19,7 @@ from analyzer.readers.tree_plan import ACCESS_TYPES, flatten_with_sources, selec
 
 # Tree kinds (see `tree_plan`) that are no table access, as (operation, join algorithm).
 _TREE_KINDS: dict[str, tuple[str, str | None]] = {
-    "Select": ("select", None),
+    "Select": ("subquery", None),
     "Filter": ("filter", None),
     "Sort": ("sort", None),
     "Aggregate using temporary table": ("aggregate", None),
@@ -53,6 +53,19 @@ _WRAPPERS = {
     "window_functions_computation": "window",
     "duplicates_removal": "other",
     "read_sorted_file": "other",
+}
+# Containers of subqueries (MySQL version 1 names, MariaDB `subqueries`): each entry is a subquery.
+_SUBQUERY_LISTS = {
+    "subqueries",
+    "attached_subqueries",
+    "optimized_away_subqueries",
+    "select_list_subqueries",
+    "having_subqueries",
+    "order_by_subqueries",
+    "group_by_subqueries",
+    "update_value_subqueries",
+    "insert_values_subqueries",
+    "insert_update_subqueries",
 }
 # Keys whose dict or list values are data, not steps of the plan.
 _DATA = {
@@ -179,6 +192,9 @@ class _DocumentWalker:
             return [self._select(value, children)]
         if key in _WRAPPERS:
             return [self._wrapper(value, key, children)]
+        if key in _SUBQUERY_LISTS:
+            label = "dependent subquery" if value.get("dependent") is True else "subquery"
+            return [PlanNode(operation="subquery", label=label, children=children)]
         if key == "block-nl-join":
             _join_buffer_condition(value, children)
         return children

@@ -107,8 +107,8 @@ def test_mysql_explain_analyze_tree_gives_times_loops_and_cost():
         80.0,
     )
     assert (lookup.select_id, lookup.select_type, lookup.row) == (2, "DEPENDENT SUBQUERY", 1)
-    select = _node(tree, operation="select", select_id=2)
-    assert select.select_type == "DEPENDENT SUBQUERY" and select.children[0].operation == "aggregate"
+    subquery = _node(tree, operation="subquery", select_id=2)
+    assert subquery.select_type == "DEPENDENT SUBQUERY" and subquery.children[0].operation == "aggregate"
     never = _node(tree, table="x")
     assert (never.loops, never.time_last_ms, never.rows_estimated) == (0, None, 3000.0)
 
@@ -247,3 +247,15 @@ def test_a_long_chain_of_subqueries_is_modelled_without_dropping_rows():
     assert plan.tree is not None
     assert sorted(plan.tree.by_row()) == list(range(3000))
     assert PlanNode.from_dict(plan.tree.to_dict()) == plan.tree
+
+
+def test_mysql_json_subqueries_and_derived_tables_keep_their_place():
+    tree = analyze((FIXTURES / "json" / "mysql" / "mysql80_derived_subqueries.json").read_text()).plan.tree
+    assert tree is not None
+    d = _node(tree, table="d")
+    subquery, materialize = d.children
+    assert (subquery.operation, subquery.label) == ("subquery", "dependent subquery")
+    assert (subquery.children[0].select_id, subquery.children[0].select_type) == (3, "DEPENDENT SUBQUERY")
+    assert materialize.operation == "materialize" and materialize.children[0].select_type == "DERIVED"
+    grouping = materialize.children[0].children[0]
+    assert grouping.operation == "aggregate" and grouping.children[0].table == "item"

@@ -118,7 +118,10 @@ def test_json_plan_nests_query_blocks_and_tables():
         }
     )
     assert shape(nodes) == [
-        ("#1 SELECT", ["e", ("<derived2>", [("materialized", [("#2 SELECT", ["x"])])]), ("#3 SELECT", ["z"])])
+        (
+            "#1 SELECT",
+            ["e", ("<derived2>", [("materialized", [("#2 SELECT", ["x"])])]), ("subquery", [("#3 SELECT", ["z"])])],
+        )
     ]
     e = nodes[0].children[0]
     assert (e.access, e.rows, e.actual_rows, e.time, e.row) == ("range", "161", "161", "0.2", 0)
