@@ -128,19 +128,23 @@ def _link_named(rows: list[Row], blocks: dict[str, _Block], parent: dict[str, tu
     """Blocks named by a work table go under that table's row. Unions first, so that `<derived2>`
     over `<union2,3>` contains the union, not just SELECT 2."""
     by_id = {b.select_id: b for b in blocks.values() if b.select_id is not None}
+    work_tables = [
+        (block, index, table)
+        for block in blocks.values()
+        for index in block.rows
+        if (table := cells.text(rows[index].get("table"))) and table.startswith("<")
+    ]
     for unions_pass in (True, False):
-        for block in blocks.values():
-            for index in block.rows:
-                table = cells.text(rows[index].get("table"))
-                if bool(table and UNION_TABLE.match(table)) != unions_pass:
-                    continue
-                for ref in referenced_ids(table):
-                    child = by_id.get(ref)
-                    if child is not None and child.key in parent and not unions_pass:
-                        holder = blocks[parent[child.key][0]]
-                        child = holder if holder.select_id is None else child
-                    if child is not None and child.key != block.key and child.key not in parent:
-                        parent[child.key] = (block.key, index)
+        for block, index, table in work_tables:
+            if bool(UNION_TABLE.match(table)) != unions_pass:
+                continue
+            for ref in referenced_ids(table):
+                child = by_id.get(ref)
+                if child is not None and child.key in parent and not unions_pass:
+                    holder = blocks[parent[child.key][0]]
+                    child = holder if holder.select_id is None else child
+                if child is not None and child.key != block.key and child.key not in parent:
+                    parent[child.key] = (block.key, index)
 
 
 def _link_unnamed_subqueries(blocks: dict[str, _Block], parent: dict[str, tuple[str, int]]) -> None:
