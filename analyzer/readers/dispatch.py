@@ -1,4 +1,4 @@
-"""Read EXPLAIN output as people paste it and return a `Plan`.
+"""Read EXPLAIN output as people paste it and return a `Plan` with its plan model (`Plan.tree`).
 
 `parse(text)` first repairs the paste line by line (`analyzer.repair.cleanup`, with
 `analyzer.repair.decorations` for encodings and per-line prefixes), then looks for boxed tables,
@@ -11,7 +11,8 @@ problem becomes a sentence in `notices`.
 
 Cells are strings exactly as printed, `NULL` is None. A cell the paste cut short keeps its
 visible start followed by `…` (`analyzer.readers.resultset.CUT`), a missing cell is `…` alone; such
-rows are listed in `affected_rows` and `truncated` is set.
+rows are listed in `affected_rows` and `truncated` is set. `readers.plan_model` then builds the
+plan model of whatever was read (the JSON reader builds its own).
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ annotator can read it like any other result:
   flags stand for. Checked against MariaDB 10.11's own tabular output for the same statements.
 - version 2: the columns of the TREE reader (`analyzer.readers.tree_plan.flatten_nodes`), since its
   nodes carry the same operations.
+
+The Plan's `tree` (the plan model) is built here too (`readers.document_model`), each node linked
+to the row flattened from it.
 """
 
 from __future__ import annotations
