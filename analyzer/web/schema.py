@@ -1,4 +1,4 @@
-"""The analyze API's answer, described for the OpenAPI schema (`/api/schema/`). These serializers
+"""The analyze API's answer, described for the OpenAPI schema (`/api/v1/schema/`). These serializers
 document `Analysis.to_dict()`; the view returns that dict as it is."""
 
 from __future__ import annotations
