@@ -62,3 +62,16 @@ def test_docs_assets_are_our_static_files(client):
     assert len(assets) >= 3
     for asset in assets:
         assert finders.find(asset), asset
+
+
+def test_schema_describes_the_analyze_answer_and_its_plan_model(client):
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    schemas = schema["components"]["schemas"]
+    answer = schemas["AnalysisOutput"]["properties"]
+    assert {"rows", "annotations", "findings", "notices", "tree"} <= set(answer)
+    node = schemas["PlanNodeOutput"]["properties"]
+    assert {"operation", "join_algorithm", "rows_estimated", "loops", "time_last_ms", "row", "children"} <= set(node)
+    enums = [component.get("enum") for component in schemas.values()]
+    assert ["nested_loop", "block_nested_loop", "hash", "batched_key_access"] in enums
+    analyze = schema["paths"]["/api/v1/analyze/"]["post"]["responses"]["200"]["content"]["application/json"]
+    assert analyze["schema"]["$ref"].endswith("/AnalysisOutput")
