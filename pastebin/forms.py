@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
+from analyzer.web.forms import TextareaField
 from pastebin import expiry
 from pastebin.models import Explain, Visibility
 from pastebin.saving import NUL_MESSAGE
@@ -16,11 +17,8 @@ def _no_nul(value: str) -> None:
         raise forms.ValidationError(NUL_MESSAGE)
 
 
-class RawTextField(forms.CharField):
-    """A CharField that keeps the text exactly as sent: no stripping, and NUL refused up front."""
-
-    def __init__(self, **kwargs):
-        super().__init__(strip=False, **kwargs)
+class RawTextField(TextareaField):
+    """A textarea's text as the user had it (see `TextareaField`), with NUL refused up front."""
 
     def to_python(self, value):
         if isinstance(value, str):

@@ -144,6 +144,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
     form = ExplainForm({**fields, "explain": text})
     if not form.is_valid():
         return _form_page(request, form, status=_error_status(form))
+    text = form.cleaned_data["explain"]  # as the sending form's textarea held it
     try:
         analysis = run_analysis(text, form.cleaned_data["query"])
     except SaveError as exc:

@@ -5,11 +5,25 @@ from __future__ import annotations
 from django import forms
 
 
+class TextareaField(forms.CharField):
+    """Text typed or pasted into a <textarea>, as it was there: not stripped, and with LF line breaks.
+
+    A textarea holds its lines with LF, whatever was pasted into it, and the browser sends every line
+    break as CRLF when it submits the form (HTML's form encoding). Turning CRLF back into LF gives
+    the text the user saw, so the analyzer does not report a repair the paste never needed.
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(strip=False, **kwargs)
+
+    def to_python(self, value: object) -> str:
+        return str(super().to_python(value)).replace("\r\n", "\n")
+
+
 class AnalyzeForm(forms.Form):
-    explain = forms.CharField(
+    explain = TextareaField(
         label="EXPLAIN output",
         required=False,
-        strip=False,
         widget=forms.Textarea(
             attrs={
                 "rows": 14,
@@ -22,10 +36,9 @@ class AnalyzeForm(forms.Form):
             }
         ),
     )
-    query = forms.CharField(
+    query = TextareaField(
         label="SQL query (optional)",
         required=False,
-        strip=False,
         widget=forms.Textarea(
             attrs={
                 "rows": 3,

@@ -40,10 +40,21 @@ def test_api_json_body_reads_back_byte_for_byte(client, name):
 
 
 @pytest.mark.parametrize("name", PASTES)
-def test_form_reads_back_byte_for_byte(client, name):
+def test_form_reads_back_as_the_textarea_held_it(client, name):
+    # A browser sends a textarea's line breaks as CRLF; the text in the textarea had LF.
     text = PASTES[name]
     response = client.post("/", {"explain": text, "expires": "1d", "visibility": "unlisted"})
     assert response.status_code == 302
     slug = response["Location"].split("/")[2]
-    assert client.get(f"/e/{slug}/raw/").content == text.encode("utf-8")
-    assert Explain.objects.get(slug=slug).raw_explain == text
+    typed = text.replace("\r\n", "\n")
+    assert client.get(f"/e/{slug}/raw/").content == typed.encode("utf-8")
+    assert Explain.objects.get(slug=slug).raw_explain == typed
+
+
+def test_a_form_post_makes_no_line_ending_repair(client):
+    browser_sent = explain_table(newline="\r\n")
+    response = client.post("/", {"explain": browser_sent, "expires": "1d", "visibility": "unlisted"})
+    notices = Explain.objects.get(slug=response["Location"].split("/")[2]).analysis["notices"]
+    assert not any("CRLF" in notice for notice in notices), notices
+    preview = client.post("/preview/", {"explain": browser_sent}).content.decode()
+    assert "CRLF" not in preview and "employees" in preview
