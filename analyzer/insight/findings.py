@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from analyzer.insight import glossary
 from analyzer.insight.rows import row_nodes
 from analyzer.model import Finding, Plan, PlanNode
+from analyzer.readers.resultset import CUT
 
 # Thresholds. Row counts are the optimizer's estimates unless the name says otherwise.
 SCAN_ROWS_WARNING = 100  # a full scan below this is only info: small tables are fine to scan
@@ -54,9 +55,11 @@ _NO_INDEX_JOIN_BUFFERS = {
 def findings(plan: Plan, nodes: list[PlanNode] | None = None) -> list[Finding]:
     """The plan's findings, most severe first. `nodes` are `row_nodes(plan)` when the caller has them."""
     nodes = row_nodes(plan) if nodes is None else nodes
+    # A column the paste does not have (lost with a cut line) says nothing, NULL least of all.
+    key_seen = not plan.columns or "key" in plan.columns
     found: list[Finding] = []
     for index, node in enumerate(nodes):
-        found.extend(_row_findings(index, node))
+        found.extend(_row_findings(index, node, key_seen))
     found.extend(_join_findings(nodes, "id" in plan.columns or not plan.columns))
     good = _all_lookups_finding(nodes, found)
     if good is not None:
@@ -93,7 +96,7 @@ def _pct(value: float) -> str:
     return f"{value:.2f}%"
 
 
-def _row_findings(index: int, node: PlanNode) -> Iterable[Finding]:
+def _row_findings(index: int, node: PlanNode, key_seen: bool) -> Iterable[Finding]:
     table = _table(node, index)
     access = base_type(node)
     rows = node.rows_estimated
@@ -107,7 +110,8 @@ def _row_findings(index: int, node: PlanNode) -> Iterable[Finding]:
     found.extend(_subquery(index, node, table, rows))
     found.extend(_join_buffer(index, table, rows, node.extra, slugs))
     found.extend(_recheck_findings(index, table, slugs))
-    found.extend(_unused_index(index, node, table, rows))
+    if key_seen:
+        found.extend(_unused_index(index, node, table, rows))
     found.extend(_low_filtered(index, node, table, rows))
     found.extend(_misestimate(index, node, table, rows))
     for item, slug in zip(node.extra, slugs, strict=True):
@@ -243,8 +247,8 @@ def _join_buffer(index: int, table: str, rows: float | None, items: list[str], s
 
 def _unused_index(index: int, node: PlanNode, table: str, rows: float | None) -> Iterable[Finding]:
     possible = ",".join(node.possible_keys)
-    if not possible or (node.key and node.key.upper() != "NULL"):
-        return []
+    if not possible or CUT in possible or (node.key and node.key.upper() != "NULL"):
+        return []  # no list, a list cut short, or a key chosen
     return [
         Finding(
             "warning",

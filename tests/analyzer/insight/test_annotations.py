@@ -437,3 +437,14 @@ def test_random_rows_never_raise(rows):
         assert finding.severity in ("bad", "warning", "info", "good")
         assert finding.kind and finding.message
         assert all(0 <= r < len(rows) for r in finding.rows)
+
+
+def test_no_key_finding_about_a_key_column_the_paste_does_not_have():
+    columns = ["id", "select_type", "table", "type", "possible_keys"]
+    row = {"id": "1", "select_type": "SIMPLE", "table": "t", "type": "ALL", "possible_keys": "idx_a"}
+    _, findings = annotate(Plan(format="table", columns=columns, rows=[row]))
+    assert "unused-index" not in kinds(findings)
+    _, findings = annotate(make_plan(make_row(possible_keys="idx_a,idx_…", key=None)))
+    assert "unused-index" not in kinds(findings)
+    _, findings = annotate(make_plan(make_row(possible_keys="idx_a", key=None)))
+    assert "unused-index" in kinds(findings)
