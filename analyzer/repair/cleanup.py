@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from analyzer.repair.decorations import (
     decode_quoted_printable,
+    split_flattened_records,
     split_flattened_tables,
     strip_decorations,
     unescape_html,
@@ -112,6 +113,7 @@ def clean(text: str) -> Cleaned:
     text = decode_quoted_printable(text, notices)
     text = unescape_newlines(text, notices)
     text = split_flattened_tables(text, notices)
+    text = split_flattened_records(text, notices)
     text = unescape_html(text, notices)
     text = _fix_spaces(text, notices)
     lines = text.split("\n")

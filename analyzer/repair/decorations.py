@@ -60,6 +60,26 @@ _MARK_ENDS = _WRAP_MARKS + "\\"
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
+# A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
+_FLAT_MARKER_RE = re.compile(r"(\*{5,} ?\d+\. row ?\*{5,})")
+_FLAT_LABELS = (
+    "id",
+    "select_type",
+    "table",
+    "partitions",
+    "type",
+    "possible_keys",
+    "key",
+    "key_len",
+    "ref",
+    "rows",
+    "r_rows",
+    "filtered",
+    "r_filtered",
+    "extra",
+)
+_FLAT_LABEL_RE = re.compile(r"(?<!\S)(" + "|".join(_FLAT_LABELS) + r"):(?=\s|$)", re.IGNORECASE)
+_FLAT_FOOTER_RE = re.compile(r"\s\d+ rows? in set\b.*$")
 
 
 def split_flattened_tables(text: str, notices: list[str]) -> str:
@@ -107,6 +127,55 @@ def _unflatten(line: str) -> str | None:
                 return None  # the gap between two rows holds text: not a row boundary
             out.append("| " + " | ".join(cell.strip() for cell in row) + " |")
     return "\n".join(out)
+
+
+def split_flattened_records(text: str, notices: list[str]) -> str:
+    """Vertical (`\\G`) records whose line breaks were lost: the statement, the `*** 1. row ***`
+    marker, every `label: value` and the `1 row in set` line follow each other on one line. The
+    record is put back on its lines when at least four EXPLAIN labels follow its marker, in the
+    order the client prints them; a line without that stays as it is."""
+    if "row *" not in text:
+        return text
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        if len(line) < 60 or not _FLAT_MARKER_RE.search(line):
+            continue
+        rebuilt = _unflatten_record(line)
+        if rebuilt is not None:
+            lines[i] = rebuilt
+            changed += 1
+    if not changed:
+        return text
+    notices.append(
+        f"Put {plural(changed, 'line')} of vertical (\\G) output whose line breaks were lost back on their lines."
+    )
+    return "\n".join(lines)
+
+
+def _unflatten_record(line: str) -> str | None:
+    parts = _FLAT_MARKER_RE.split(line)  # text, marker, record, marker, record, …
+    out = [parts[0].rstrip()] if parts[0].strip() else []
+    for marker, record in zip(parts[1::2], parts[2::2], strict=True):
+        fields = _record_fields(record)
+        if fields is None:
+            return None
+        out.append(marker.strip())
+        out.extend(fields)
+    return "\n".join(out)
+
+
+def _record_fields(record: str) -> list[str] | None:
+    """`id: 1 select_type: SIMPLE …` as one `label: value` line each (a `N rows in set` tail on its
+    own line), or None when the labels are too few or out of the client's order."""
+    tail = _FLAT_FOOTER_RE.search(record)
+    body, footer = (record[: tail.start()], [tail.group(0).strip()]) if tail else (record, [])
+    starts = list(_FLAT_LABEL_RE.finditer(body))
+    order = [_FLAT_LABELS.index(m.group(1).lower()) for m in starts]
+    if len(starts) < 4 or starts[0].start() != len(body) - len(body.lstrip()) or order != sorted(set(order)):
+        return None
+    ends = [m.start() for m in starts[1:]] + [len(body)]
+    return [body[m.start() : end].strip() for m, end in zip(starts, ends, strict=True)] + footer
 
 
 def decode_quoted_printable(text: str, notices: list[str]) -> str:
