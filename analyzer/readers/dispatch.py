@@ -181,7 +181,9 @@ def _table_result(reading: _Reading) -> Plan:
     _mark_missing_columns(chosen)
     notices += chosen.notices + extra_notices
     if not chosen.rows:
-        notices.append("The EXPLAIN output has a header but no rows.")
+        # EXPLAIN always prints at least one row: the rest of the result was lost.
+        chosen.truncated = True
+        notices.append("The EXPLAIN output has a header but no rows: the rows are missing.")
     return Plan(
         format=chosen.format,
         columns=chosen.columns,

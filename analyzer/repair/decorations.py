@@ -60,6 +60,7 @@ _MARK_ENDS = _WRAP_MARKS + "\\"
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
+_BULLETS = ("- ", "* ", "\u2022 ")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
 _FLAT_MARKER_RE = re.compile(r"(\*{5,} ?\d+\. row ?\*{5,})")
 _FLAT_LABELS = (
@@ -297,7 +298,23 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
         lines = _strip_wrap_marks(lines, notices)
     if any(line[:1] in _SHOWBREAKS for line in lines):
         lines = _strip_showbreaks(lines, margins, notices)
+    if lines[filled[0]][:2] in _BULLETS:
+        lines = _strip_bullets(lines, filled, margins, notices)
     return lines, margins
+
+
+def _strip_bullets(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    """A list bullet (`- `, `* `, `• `) that a page or an editor put before every line, the same on
+    all of them (a single bulleted line is chat, and `*** 1. row ***` is no bullet)."""
+    bullet = lines[filled[0]][:2]
+    if len(filled) < 3 or any(lines[i][:2] != bullet or lines[i][2:3] == "*" for i in filled):
+        return lines
+    out = list(lines)
+    for i in filled:
+        out[i] = lines[i][2:]
+        margins[i] += 2
+    notices.append(f"Removed the list bullet '{bullet.strip()}' before {plural(len(filled), 'line')}.")
+    return out
 
 
 def _strip_log_prefixes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
