@@ -77,6 +77,8 @@ _LEFT_CELL = re.compile(r"^\s*[|│║] ?")
 _DECORATED = re.compile(r"^[ \t]*[|│║+┌├└╔╠╚]|[|│║][ \t]*$", re.MULTILINE)
 _BATCH_ESCAPE = re.compile(r"\\(.)")
 _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "Z": "\x1a", "b": "\b"}
+# Where a quoted part of a document starts: one of its keys first on a line, opening an object or list.
+_FRAGMENT_RE = re.compile(r'^[ \t]*"(query_block|table|nested_loop)"\s*:\s*[{\[]', re.MULTILINE)
 # Strings and the structural characters of JSON, for the truncation scan.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
 
@@ -101,7 +103,27 @@ def parse_json(text: str, margins: list[int] | None = None) -> Plan | None:
         found = _read_document(text, match.start(), margins)
         if found is not None:
             return found
-    return None
+    return _read_fragment(text)
+
+
+def _read_fragment(text: str) -> Plan | None:
+    """A part of a version 1 / MariaDB document, as docs and posts quote them: it starts at
+    `"query_block":`, `"table":` or `"nested_loop":` without the braces around it. It is read
+    inside the braces it lacks and always flagged: the rest of the plan is not in the paste."""
+    match = _FRAGMENT_RE.search(text)
+    if match is None:
+        return None
+    key = match.group(1)
+    opening = "{" if key == "query_block" else '{"query_block": {'
+    plan = _read_document(opening + text[match.start() :], 0)
+    if plan is None or not plan.rows:
+        return None
+    plan.truncated = True
+    plan.notices.append(
+        f'The paste holds part of a JSON plan: it starts at "{key}" (line {text.count(chr(10), 0, match.start()) + 1}) '
+        "without the braces around it, so the rest of the plan is missing."
+    )
+    return plan
 
 
 def document_line(text: str) -> int | None:

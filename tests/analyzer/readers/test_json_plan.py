@@ -531,3 +531,18 @@ def test_a_second_batch_document_after_a_wrapped_one_is_not_glued_to_it() -> Non
 
     assert plan.truncated is False
     assert plan.plan == json.loads(document)
+
+
+def test_a_quoted_part_of_a_document_is_read_and_flagged() -> None:
+    fragment = (
+        '"table": {\n  "table_name": "orders",\n  "access_type": "eq_ref",\n  "key": "PRIMARY",\n'
+        '  "rows": 1,\n  "filtered": 100\n'
+    )
+    plan = parse_json(fragment)
+    assert plan is not None and plan.truncated
+    assert [(row["table"], row["type"]) for row in plan.rows] == [("orders", "eq_ref")]
+    assert any('starts at "table" (line 1)' in notice for notice in plan.notices)
+
+
+def test_text_that_only_mentions_a_key_is_no_fragment() -> None:
+    assert parse_json('The "table": {} key holds the table.\n') is None
