@@ -60,7 +60,8 @@ _MARK_ENDS = _WRAP_MARKS + "\\"
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
-_BULLETS = ("- ", "* ", "\u2022 ")
+# A comment marker or list bullet at the start of a line, then one space (or the line's end).
+_GUTTER_RE = re.compile(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
 _FLAT_MARKER_RE = re.compile(r"(\*{5,} ?\d+\. row ?\*{5,})")
 _FLAT_LABELS = (
@@ -298,22 +299,26 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
         lines = _strip_wrap_marks(lines, notices)
     if any(line[:1] in _SHOWBREAKS for line in lines):
         lines = _strip_showbreaks(lines, margins, notices)
-    if lines[filled[0]][:2] in _BULLETS:
-        lines = _strip_bullets(lines, filled, margins, notices)
+    if any(_GUTTER_RE.match(line) for line in sample[:5]):
+        lines = _strip_gutter(lines, filled, margins, notices)
     return lines, margins
 
 
-def _strip_bullets(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
-    """A list bullet (`- `, `* `, `• `) that a page or an editor put before every line, the same on
-    all of them (a single bulleted line is chat, and `*** 1. row ***` is no bullet)."""
-    bullet = lines[filled[0]][:2]
-    if len(filled) < 3 or any(lines[i][:2] != bullet or lines[i][2:3] == "*" for i in filled):
-        return lines
+def _strip_gutter(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    """A code comment's marker (`// `, `# `, ` * `, `-- `) or a list bullet (`- `, `• `) before
+    (nearly) every line: the paste was kept in source code or a list. Lines without it (`/*`, chat)
+    stay as they are. `*** 1. row ***` and `-> ` carry no marker: one needs a space after it."""
+    found = [(i, m) for i in filled if (m := _GUTTER_RE.match(lines[i]))]
+    markers = [m.group(2) for _, m in found]
+    marker = max(set(markers), key=markers.count) if markers else ""
+    marked = [(i, m) for i, m in found if m.group(2) == marker]
+    if len(marked) < 3 or len(filled) - len(marked) > max(2, 0.2 * len(filled)):
+        return lines  # unmarked lines beyond a comment's `/*`, `*/` and a line of chat: no gutter
     out = list(lines)
-    for i in filled:
-        out[i] = lines[i][2:]
-        margins[i] += 2
-    notices.append(f"Removed the list bullet '{bullet.strip()}' before {plural(len(filled), 'line')}.")
+    for i, match in marked:
+        out[i] = lines[i][match.end() :]
+        margins[i] += match.end()
+    notices.append(f"Removed the '{marker}' before {plural(len(marked), 'line')} (a code comment or a list).")
     return out
 
 

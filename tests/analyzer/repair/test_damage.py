@@ -738,11 +738,11 @@ def test_a_line_cut_just_after_a_border_column_is_no_remark():
     assert not any("right border" in notice for notice in plan.notices)
 
 
-def test_a_list_bullet_before_every_line_comes_off():
+def test_a_list_bullet_or_comment_marker_before_every_line_comes_off():
     table = mangle.box(CLASSIC, [["1", "SIMPLE", "t", "ALL", None, None, None, None, "10", "Using where"]])
     plan = parse("\n".join("- " + line for line in table.splitlines()) + "\n")
     assert [row["table"] for row in plan.rows] == ["t"] and not plan.truncated
-    assert any("list bullet" in notice for notice in plan.notices)
+    assert any("a code comment or a list" in notice for notice in plan.notices)
 
 
 def test_a_header_without_rows_is_flagged_as_missing_its_rows():
@@ -750,3 +750,11 @@ def test_a_header_without_rows_is_flagged_as_missing_its_rows():
     plan = parse(table)
     assert plan.rows == [] and plan.truncated
     assert any("no rows" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("marker", ["\t// ", "# ", "     * ", "-- "])
+def test_a_code_comment_around_the_paste_comes_off(marker):
+    table = mangle.box(CLASSIC, [["1", "SIMPLE", "t", "ALL", None, None, None, None, "10", "Using where"]])
+    commented = "/*\n" + "".join(marker + line + "\n" for line in table.splitlines()) + " */\n"
+    plan = parse(commented)
+    assert [row["table"] for row in plan.rows] == ["t"] and not plan.truncated
