@@ -38,6 +38,7 @@ from analyzer.wording import describe_lines, plural
 DEFAULT_MAX_BYTES = 1024 * 1024
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
+_DOUBLE_RULE_RE = re.compile(r"^\s*\+=[=+]*\+\s*$")
 # What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
 _TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
 _JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
@@ -102,8 +103,8 @@ class _Reading:
 
 
 def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
-    """The cleaned lines with box drawing, typographic dashes in borders and tabs in table
-    padding read back as the client's ASCII, and the notices so far."""
+    """The cleaned lines with box drawing, typographic dashes in borders, `+===+` header rules and
+    tabs in table padding read back as the client's ASCII, and the notices so far."""
     lines = cleaned.lines
     notices = list(cleaned.notices)
     if has_box_drawing(lines):
@@ -118,6 +119,13 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         for i in dashed:
             lines[i] = lines[i].translate(_DASHES)
         notices.append(f"Read {plural(len(dashed), 'border line')} drawn with typographic dashes as '+---+'.")
+    ruled = [i for i, line in enumerate(lines) if "+=" in line and _DOUBLE_RULE_RE.match(line)]
+    if ruled:
+        # A grid table's header rule (Python tabulate, prettytable, Go table writers): `+====+`.
+        lines = list(lines)
+        for i in ruled:
+            lines[i] = lines[i].replace("=", "-")
+        notices.append(f"Read {plural(len(ruled), 'header rule')} drawn with '=' as '+---+'.")
     tabbed = _tabbed_table_lines(lines)
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.

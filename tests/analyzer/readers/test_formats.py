@@ -240,3 +240,12 @@ def test_size_limit_counts_utf8_bytes_and_comes_first():
 
 def test_cut_marker_is_not_a_printed_value():
     assert all(CUT not in str(v) for row in MYSQL8_ROWS + ROWID_FILTER_ROWS + CJK_ROWS for v in row)
+
+
+def test_a_grid_table_with_an_equals_header_rule():
+    table = box(CLASSIC, [["1", "SIMPLE", "t", "ALL", None, None, None, None, "10", "Using where"]])
+    lines = table.splitlines()
+    lines[2] = lines[2].replace("-", "=")
+    plan = parse("\n".join(lines) + "\n")
+    assert [row["table"] for row in plan.rows] == ["t"] and not plan.truncated
+    assert any("'='" in notice for notice in plan.notices)
