@@ -18,6 +18,23 @@ FORMATS = ("table", "vertical", "tsv", "json", "tree")
 SEVERITIES = ("good", "info", "warning", "bad")
 
 Row = dict[str, "str | None"]
+# Column order of tabular EXPLAIN across servers (lower-cased); `rows` and `Extra` are in every variant.
+EXPLAIN_COLUMN_ORDER = (
+    "id",
+    "select_type",
+    "table",
+    "partitions",
+    "type",
+    "possible_keys",
+    "key",
+    "key_len",
+    "ref",
+    "rows",
+    "r_rows",
+    "filtered",
+    "r_filtered",
+    "extra",
+)
 
 # What a node does. A `table` node reads one table (its `access_type` says how); a `join` node
 # joins its children with `join_algorithm`; a tabular plan has no join nodes, so each table node

@@ -55,7 +55,8 @@ _WRAPPERS = {
     "read_sorted_file": "other",
 }
 # Containers of subqueries (MySQL version 1 names, MariaDB `subqueries`): each entry is a subquery.
-_SUBQUERY_LISTS = {
+# The JSON reader flattens them by the same list.
+SUBQUERY_LISTS = {
     "subqueries",
     "attached_subqueries",
     "optimized_away_subqueries",
@@ -192,7 +193,7 @@ class _DocumentWalker:
             return [self._select(value, children)]
         if key in _WRAPPERS:
             return [self._wrapper(value, key, children)]
-        if key in _SUBQUERY_LISTS:
+        if key in SUBQUERY_LISTS:
             label = "dependent subquery" if value.get("dependent") is True else "subquery"
             return [PlanNode(operation="subquery", label=label, children=children)]
         if key == "block-nl-join":

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.model import Plan
-from analyzer.readers.document_model import document_tree, operations_tree
+from analyzer.readers.document_model import SUBQUERY_LISTS, document_tree, operations_tree
 from analyzer.readers.resultset import STANDARD_ORDER
 from analyzer.readers.tree_plan import flatten_nodes, make_node
 from analyzer.repair.rejoin import describe, rejoin
@@ -529,19 +529,6 @@ _FLAG_EXTRAS = {
 # rows read back from the sorted file, and the share of rows the join buffer's condition kept.
 _WRAPPER_FIGURES = {"read_sorted_file": ("r_rows",), "block-nl-join": ("r_filtered",)}
 
-# Containers whose query blocks are subqueries (MySQL v1 names, MariaDB `subqueries`).
-_SUBQUERY_LISTS = {
-    "attached_subqueries",
-    "optimized_away_subqueries",
-    "select_list_subqueries",
-    "having_subqueries",
-    "order_by_subqueries",
-    "group_by_subqueries",
-    "update_value_subqueries",
-    "insert_values_subqueries",
-    "insert_update_subqueries",
-    "subqueries",
-}
 # A flattened semi-join leaves one select, but tabular EXPLAIN still calls it PRIMARY.
 _SEMIJOIN_MARK = re.compile(r"FirstMatch|LooseScan|Start temporary")
 # Set-operation nodes and the select_type of their second and later members. MariaDB writes
@@ -663,7 +650,7 @@ class _Flattener:
             select.nested.append(_Block(value, None, select.depth + 1))
         elif base == "table" and isinstance(value, dict) and "table_name" not in value and "message" in value:
             self._row(value, select, [])
-        elif base in _SUBQUERY_LISTS or base == "materialized_from_subquery" or base == "materialized":
+        elif base in SUBQUERY_LISTS or base == "materialized_from_subquery" or base == "materialized":
             self._queue_nested(base, holder, value, select)
         else:
             # MariaDB window functions list their sorts; tabular Extra does not name them.
@@ -835,7 +822,7 @@ def _nested_select_type(
         if name.startswith("<subquery") or container.get("unique"):
             return "MATERIALIZED"
         return "DEPENDENT DERIVED" if dependent else "DERIVED"
-    if key in _SUBQUERY_LISTS:
+    if key in SUBQUERY_LISTS:
         if isinstance(entry, dict) and "materialization" in entry:
             return "MATERIALIZED"
         if dependent:

@@ -7,30 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analyzer.model import Row
+from analyzer.model import EXPLAIN_COLUMN_ORDER, Row
 
 # A cell the paste cut short ends with this mark (its visible start comes first); a cell
 # that is missing altogether is this mark alone. No printed EXPLAIN value contains it.
 CUT = "\u2026"
 
 WARNING_COLUMNS = ("level", "code", "message")
-# Column order of tabular EXPLAIN across servers; `rows` and `Extra` are in every variant.
-STANDARD_ORDER = (
-    "id",
-    "select_type",
-    "table",
-    "partitions",
-    "type",
-    "possible_keys",
-    "key",
-    "key_len",
-    "ref",
-    "rows",
-    "r_rows",
-    "filtered",
-    "r_filtered",
-    "extra",
-)
+STANDARD_ORDER = EXPLAIN_COLUMN_ORDER
 EXPLAIN_COLUMNS = frozenset(STANDARD_ORDER)
 
 # The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.

@@ -24,6 +24,7 @@ import os
 import quopri
 import re
 
+from analyzer.model import EXPLAIN_COLUMN_ORDER
 from analyzer.repair.textwidth import width
 from analyzer.wording import plural
 
@@ -64,23 +65,7 @@ SAMPLE = 200
 _GUTTER_RE = re.compile(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
 _FLAT_MARKER_RE = re.compile(r"(\*{5,} ?\d+\. row ?\*{5,})")
-_FLAT_LABELS = (
-    "id",
-    "select_type",
-    "table",
-    "partitions",
-    "type",
-    "possible_keys",
-    "key",
-    "key_len",
-    "ref",
-    "rows",
-    "r_rows",
-    "filtered",
-    "r_filtered",
-    "extra",
-)
-_FLAT_LABEL_RE = re.compile(r"(?<!\S)(" + "|".join(_FLAT_LABELS) + r"):(?=\s|$)", re.IGNORECASE)
+_FLAT_LABEL_RE = re.compile(r"(?<!\S)(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE)
 _FLAT_FOOTER_RE = re.compile(r"\s\d+ rows? in set\b.*$")
 
 
@@ -173,7 +158,7 @@ def _record_fields(record: str) -> list[str] | None:
     tail = _FLAT_FOOTER_RE.search(record)
     body, footer = (record[: tail.start()], [tail.group(0).strip()]) if tail else (record, [])
     starts = list(_FLAT_LABEL_RE.finditer(body))
-    order = [_FLAT_LABELS.index(m.group(1).lower()) for m in starts]
+    order = [EXPLAIN_COLUMN_ORDER.index(m.group(1).lower()) for m in starts]
     if len(starts) < 4 or starts[0].start() != len(body) - len(body.lstrip()) or order != sorted(set(order)):
         return None
     ends = [m.start() for m in starts[1:]] + [len(body)]
