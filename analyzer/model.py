@@ -214,6 +214,7 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     truncated: bool = False
+    uncertain: bool = False
     affected_rows: list[int] = field(default_factory=list)
     tree: PlanNode | None = None
 
@@ -255,6 +256,7 @@ class Analysis:
             "query": p.query,
             "warnings": list(p.warnings),
             "truncated": p.truncated,
+            "uncertain": p.uncertain,
             "affected_rows": list(p.affected_rows),
             "annotations": [a.__dict__.copy() for a in self.annotations],
             "findings": [f.__dict__.copy() for f in self.findings],

@@ -200,6 +200,7 @@ def _table_result(reading: _Reading) -> Plan:
         warnings=reading.warnings,
         notices=notices,
         truncated=chosen.truncated,
+        uncertain=chosen.uncertain,
         affected_rows=chosen.affected_rows,
     )
 

@@ -32,6 +32,7 @@ class ResultSet:
     first_line: int
     notices: list[str] = field(default_factory=list)
     truncated: bool = False
+    uncertain: bool = False  # read completely, but how cells fall into columns is a guess
     affected_rows: list[int] = field(default_factory=list)
     start: int = 0  # index of its first cleaned line
     end: int = 0  # index of the first cleaned line after it

@@ -69,7 +69,8 @@ def format_vertical(plan: Plan) -> str:
 def format_report(analysis: Analysis) -> str:
     """Table, then query, notices and findings: what a terminal user wants to read."""
     plan = analysis.plan
-    parts = [f"format: {plan.format}"]
+    doubts = [word for word, flag in (("incomplete paste", plan.truncated), ("uncertain reading", plan.uncertain)) if flag]
+    parts = [f"format: {plan.format}" + (f" ({', '.join(doubts)})" if doubts else "")]
     table = format_table(plan)
     if table:
         parts.append(table)

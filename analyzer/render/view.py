@@ -78,6 +78,7 @@ class AnalysisView:
     notices: list[str]
     warnings: list[str]
     truncated: bool
+    uncertain: bool
     tree: list[FlatNode]
     tree_size: int
     clean_table: str
@@ -176,6 +177,7 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         notices=[str(n) for n in analysis.get("notices") or []],
         warnings=[str(w) for w in analysis.get("warnings") or []],
         truncated=bool(analysis.get("truncated")),
+        uncertain=bool(analysis.get("uncertain")),
         tree=_tree(nodes, len(row_views)),
         tree_size=count(nodes),
         clean_table=format_table(plan) if rows else "",

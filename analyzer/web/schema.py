@@ -71,7 +71,10 @@ class AnalysisOutput(serializers.Serializer):
     tables = serializers.ListField(child=serializers.CharField())
     query = serializers.CharField(allow_null=True)
     warnings = serializers.ListField(child=serializers.CharField())
-    truncated = serializers.BooleanField()
+    truncated = serializers.BooleanField(help_text="The paste visibly lacks part of the plan (cut lines, missing rows).")
+    uncertain = serializers.BooleanField(
+        help_text="The paste looks complete, but how its cells fall into columns or rows is a guess; the notices say where."
+    )
     affected_rows = serializers.ListField(child=serializers.IntegerField())
     annotations = AnnotationOutput(many=True)
     findings = FindingOutput(many=True)

@@ -78,3 +78,23 @@ def test_real_paste(path):
         assert got["rows"] == expect["rows"]
     if "types" in expect and expect["format"] != "tree":
         assert got["types"] == expect["types"]
+
+
+def _known_failures():
+    for path in CASES:
+        if tomllib.loads(path.read_text(encoding="utf-8")).get("known_failure"):
+            yield pytest.param(path, id=str(path.relative_to(CORPUS).with_suffix("")))
+
+
+@pytest.mark.parametrize("path", list(_known_failures()))
+def test_known_failure_is_never_silent(path):
+    """A case still read wrong is at least refused or flagged (`truncated` or `uncertain`), never
+    answered as if the reading were sure."""
+    paste, expect = _case(path)
+    try:
+        analysis = analyze(paste)
+    except ParseError:
+        return
+    plan = analysis.plan
+    assert plan.truncated or plan.uncertain, f"answered wrong without a flag: {_read(analysis)}"
+    assert plan.notices, "a flag without a notice saying why"

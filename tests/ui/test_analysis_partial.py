@@ -228,3 +228,18 @@ def test_two_analyses_on_one_page_do_not_share_ids():
     two = render_to_string("analyzer/_analysis.html", {"analysis": base_analysis(), "raw_explain": "", "prefix": "b-"})
     ids = [n.attrs["id"] for n in parse(one + two).iter() if n.attrs.get("id")]
     assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize(
+    ("flags", "banner"),
+    [
+        ({}, None),
+        ({"truncated": True}, "Incomplete paste."),
+        ({"uncertain": True}, "Uncertain reading."),
+        ({"truncated": True, "uncertain": True}, "Incomplete paste."),
+    ],
+)
+def test_a_doubtful_reading_has_one_banner_saying_which_doubt(flags, banner):
+    html = render(base_analysis(**flags))
+    shown = [text for text in ("Incomplete paste.", "Uncertain reading.") if text in html]
+    assert shown == ([banner] if banner else [])

@@ -24,6 +24,7 @@ def test_plain_text_body_gives_rows(client, url):
     assert data["rows"][0]["extra"] == ""
     assert data["plan"] is None
     assert data["tables"] == ["employees"]
+    assert (data["truncated"], data["uncertain"]) == (False, False)
 
 
 def test_tree_key_holds_the_typed_plan_model(client):
