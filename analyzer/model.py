@@ -202,10 +202,12 @@ class Plan:
     `columns` are the header's names lower-cased, in order; each row maps those names to
     the cell exactly as printed (a string) or None for NULL. For json and tree input,
     `plan` holds the nested plan as the paste gave it and `rows` a flattened per-table view of
-    it. `tree` is the plan model every format is read into.
+    it. `tree` is the plan model every format is read into. `variant` names the statement and
+    server that printed it when the output shows them ("MariaDB ANALYZE FORMAT=JSON").
     """
 
     format: str
+    variant: str | None = None
     columns: list[str] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)
     plan: Any = None
@@ -249,6 +251,7 @@ class Analysis:
         p = self.plan
         return {
             "format": p.format,
+            "variant": p.variant,
             "columns": list(p.columns),
             "rows": [dict(row) for row in p.rows],
             "plan": p.plan,

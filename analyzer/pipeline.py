@@ -9,7 +9,7 @@ from analyzer.readers.dispatch import parse
 
 # Bump when a parser or annotator change alters the output for the same input;
 # stored explains record the version that analyzed them.
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 

@@ -194,6 +194,7 @@ def _table_result(reading: _Reading) -> Plan:
         notices.append("The EXPLAIN output has a header but no rows: the rows are missing.")
     return Plan(
         format=chosen.format,
+        variant="MariaDB ANALYZE" if "r_rows" in chosen.columns else None,
         columns=chosen.columns,
         rows=chosen.rows,
         query=chosen.query or _query_for(chosen, cleaned.queries) or cleaned.query,

@@ -387,9 +387,9 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         tree = document_tree(doc, rows, [row["_source"] for row in flat.rows])
         dialect = _dialect(source)
         statement = "ANALYZE FORMAT=JSON" if analyze else "EXPLAIN FORMAT=JSON"
-        notices.insert(0, f"{dialect} {statement} plan; the table view is derived from it.")
         return Plan(
             format="json",
+            variant=f"{dialect} {statement}",
             columns=columns,
             rows=rows,
             plan=doc,
@@ -403,7 +403,6 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
     columns, rows, tables = flatten_nodes(nodes)
     analyzed = any(row.get("r_rows") is not None or row.get("loops") is not None for row in rows)
     label = "EXPLAIN ANALYZE FORMAT=JSON" if analyzed else "EXPLAIN FORMAT=JSON"
-    notices.insert(0, f"MySQL {label} (version 2) plan; the table view is derived from it.")
     query = doc.get("query") if isinstance(doc.get("query"), str) else None
     return Plan(
         format="json",
@@ -415,6 +414,7 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         notices=notices,
         truncated=truncated,
         tree=operations_tree(nodes, rows),
+        variant=f"MySQL {label} (version 2)",
     )
 
 

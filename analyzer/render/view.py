@@ -24,6 +24,9 @@ SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
 WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
 _EXTRA_SPLIT = re.compile(r"(;\s*)")
+# The query as the optimizer rewrote it (Note 1003 of SHOW WARNINGS): the server prints it in
+# lower case, often after a `/* select#1 */` comment; other notes are sentences ("Select 2 was ...").
+_REWRITTEN_QUERY = re.compile(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
 # A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
 # tooltips would make a 70 MB page); the raw text and the JSON keep them all.
 MAX_SHOWN_ROWS = 1000
@@ -62,6 +65,14 @@ class RowView:
 
 
 @dataclass
+class ServerNote:
+    """A SHOW WARNINGS message; `sql_html` is set when it is the rewritten query."""
+
+    text: str
+    sql_html: str = ""
+
+
+@dataclass
 class FindingView:
     severity: str
     message: str
@@ -72,11 +83,12 @@ class FindingView:
 @dataclass
 class AnalysisView:
     format: str
+    variant: str
     columns: list[tuple[str, bool]]  # (name, numeric)
     rows: list[RowView]
     findings: list[FindingView]
     notices: list[str]
-    warnings: list[str]
+    warnings: list[ServerNote]
     truncated: bool
     uncertain: bool
     tree: list[FlatNode]
@@ -171,11 +183,12 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
     query = analysis.get("query")
     return AnalysisView(
         format=str(analysis.get("format") or ""),
+        variant=str(analysis.get("variant") or ""),
         columns=[(c, numeric[c]) for c in columns],
         rows=row_views,
         findings=[_finding_view(f, rows, len(row_views)) for f in findings[:MAX_SHOWN_FINDINGS]],
         notices=[str(n) for n in analysis.get("notices") or []],
-        warnings=[str(w) for w in analysis.get("warnings") or []],
+        warnings=[_server_note(str(w)) for w in analysis.get("warnings") or []],
         truncated=bool(analysis.get("truncated")),
         uncertain=bool(analysis.get("uncertain")),
         tree=_tree(nodes, len(row_views)),
@@ -190,6 +203,12 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         row_count=len(rows),
         finding_count=len(findings),
     )
+
+
+def _server_note(message: str) -> ServerNote:
+    if _REWRITTEN_QUERY.match(message):
+        return ServerNote(message, highlight_query(message.strip()))
+    return ServerNote(message)
 
 
 def _by_cell(columns: list[str], annotations: list[dict[str, Any]]) -> dict[tuple[int, str], list[dict[str, Any]]]:

@@ -65,6 +65,11 @@ class PlanNodeOutput(serializers.Serializer):
 
 class AnalysisOutput(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS))
+    variant = serializers.CharField(
+        allow_null=True,
+        help_text="The statement and server that printed the plan, when the output shows them "
+        '(e.g. "MySQL EXPLAIN ANALYZE", "MariaDB ANALYZE FORMAT=JSON").',
+    )
     columns = serializers.ListField(child=serializers.CharField())
     rows = serializers.ListField(child=serializers.DictField(allow_null=True), help_text="Cells exactly as printed.")
     plan = serializers.JSONField(allow_null=True, help_text="JSON and tree input: the nested plan as pasted.")

@@ -243,3 +243,20 @@ def test_a_doubtful_reading_has_one_banner_saying_which_doubt(flags, banner):
     html = render(base_analysis(**flags))
     shown = [text for text in ("Incomplete paste.", "Uncertain reading.") if text in html]
     assert shown == ([banner] if banner else [])
+
+
+def test_show_warnings_are_server_notes_with_the_rewritten_query_highlighted():
+    rewritten = "/* select#1 */ select `hr`.`e`.`emp_no` AS `emp_no` from `hr`.`employees` `e` where 1"
+    html = render(base_analysis(warnings=[rewritten, "Select 2 was reduced during optimization"], notices=[]))
+    doc = parse(html)
+    [section] = doc.find_all("section", cls="server-notes")
+    assert "The query as the optimizer rewrote it" in section.text
+    assert "Select 2 was reduced during optimization" in section.text
+    assert section.find_all("pre", cls="sql")
+    assert not doc.find_all("section", cls="notices")  # warnings are not repairs
+
+
+def test_the_variant_is_in_the_summary():
+    html = render(base_analysis(format="tree", variant="MySQL EXPLAIN ANALYZE"))
+    summary = parse(html).find_all("p", cls="summary")[0].text
+    assert "TREE" in summary and "MySQL EXPLAIN ANALYZE" in summary

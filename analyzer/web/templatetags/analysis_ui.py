@@ -29,6 +29,8 @@ def analysis_view(analysis: dict[str, Any], raw_explain: str | None = None, pref
     view = build_view(analysis, raw_explain, prefix)
     view.query_html = mark_safe(view.query_html)  # noqa: S308 - every token escaped in analyzer.render.highlight
     view.raw_html = mark_safe(view.raw_html)  # noqa: S308 - same
+    for note in view.warnings:
+        note.sql_html = mark_safe(note.sql_html)  # noqa: S308 - same
     return view
 
 

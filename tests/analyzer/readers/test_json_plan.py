@@ -83,7 +83,7 @@ def test_it_adds_the_analyze_columns_only_for_analyze() -> None:
     assert explain.columns == COLUMNS
     assert analyze.columns[8:12] == ["rows", "r_rows", "filtered", "r_filtered"]
     assert analyze.rows[1]["extra"] == "Using where; Using join buffer (flat, BNL join)"
-    assert "MariaDB ANALYZE FORMAT=JSON" in analyze.notices[0]
+    assert analyze.variant == "MariaDB ANALYZE FORMAT=JSON"
 
 
 def test_it_keeps_the_document_as_the_plan() -> None:
@@ -206,7 +206,7 @@ def test_it_reads_mysql_57_rows_examined_and_flags() -> None:
     plan = parse_json(read(FIXTURES / "mysql" / "mysql57_join.json"))
     assert plan.rows[0]["filtered"] == "33.33"
     assert plan.rows[1]["ref"] == "shop.i.shop_id"
-    assert plan.notices[0].startswith("MySQL EXPLAIN FORMAT=JSON")
+    assert plan.variant == "MySQL EXPLAIN FORMAT=JSON"
 
 
 def test_it_gives_operation_flags_to_the_first_table() -> None:
@@ -262,7 +262,7 @@ def test_it_reads_mysql_version_2_with_analyze_figures() -> None:
         "extra": "Using where",
     }
     assert plan.rows[1]["loops"] == "20"
-    assert "version 2" in plan.notices[0]
+    assert plan.variant == "MySQL EXPLAIN ANALYZE FORMAT=JSON (version 2)"
 
 
 def test_it_keeps_repeated_table_keys_of_old_mariadb() -> None:
@@ -449,7 +449,7 @@ def test_version_2_headings_become_subquery_selects() -> None:
         ("1", "PRIMARY", "s", "ALL", "5", "Using where"),
         ("2", "DEPENDENT SUBQUERY", "i", "ref", "4.12", "Using index"),
     ]
-    assert "EXPLAIN FORMAT=JSON (version 2)" in plan.notices[0]
+    assert plan.variant == "MySQL EXPLAIN FORMAT=JSON (version 2)"
 
 
 def test_it_reads_mariadb_show_analyze_documents() -> None:
