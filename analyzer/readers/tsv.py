@@ -314,7 +314,7 @@ def _fill_rows(batch: _Batch, cut_at: int | None) -> tuple[list[Row], list[int],
         if len(fields) != count or (cut_lines and fields[-1].endswith(CUT)):
             damaged.append(len(rows))
         fields = (fields + [CUT] * count)[:count]
-        rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
+        rows.append({name: value(cell.strip(" ")) for name, cell in zip(columns, fields, strict=True)})
     return rows, damaged, filled
 
 

@@ -18,6 +18,8 @@ from analyzer.wording import describe_lines, plural
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = re.compile(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
+# No terminal or mail client wraps lines narrower than this.
+_NARROWEST_WRAP = 40
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
@@ -173,11 +175,20 @@ def _read_field(scan: _Records, line: str) -> bool:
     ):
         scan.colon = len(match.group(1)) + len(match.group(2))
         scan.records[-1].append(_Field(match.group(2), match.group(3) or "", line_width, []))
-    elif scan.records[-1]:
+    elif scan.records[-1] and _may_wrap(scan.records[-1][-1], line):
         scan.records[-1][-1].pieces.append(line)
     else:
         return False
     return True
+
+
+def _may_wrap(item: _Field, line: str) -> bool:
+    """Whether `line` may go on with `item`'s value: a terminal or a mail client wraps a line
+    only where its next word would not fit its width. A short `Extra: Using index` followed by
+    `...` or a backquote (closing a heredoc or a string) was not wrapped."""
+    last = screen_width(item.pieces[-1]) if item.pieces else item.width
+    words = line.split(None, 1)
+    return last + 1 + screen_width(words[0] if words else line) > _NARROWEST_WRAP
 
 
 def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[int]]:

@@ -165,12 +165,18 @@ def _record_fields(record: str) -> list[str] | None:
     return [body[m.start() : end].strip() for m, end in zip(starts, ends, strict=True)] + footer
 
 
+_RULE_CHARACTERS = "=#-+|* \t"
+
+
 def decode_quoted_printable(text: str, notices: list[str]) -> str:
     """`text` decoded from the quoted-printable encoding of a raw mail (soft line breaks `=` at
     the end of lines of at most 76 characters, `=C2=A0`, `=3D`), when it clearly is that."""
     if "=" not in text or not text.isascii():
         return text
-    soft = [line for line in text.split("\n") if line.endswith("=") and len(line) <= 76]
+    # A rule drawn with `=` (`# ====== ===`, a report's underline) ends in `=` too, and is no break.
+    soft = [
+        line for line in text.split("\n") if line.endswith("=") and len(line) <= 76 and line.strip(_RULE_CHARACTERS)
+    ]
     # `rows=12` is no escape. Sure signs of the encoding: a soft break at the 76-character
     # limit, soft breaks near it, escaped UTF-8 sequences, an escaped space at the end of a line (`Extra:=20`); two
     # weaker ones together: a soft break and an escaped `=` (`=3D`).

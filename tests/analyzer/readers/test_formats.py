@@ -249,3 +249,27 @@ def test_a_grid_table_with_an_equals_header_rule():
     plan = parse("\n".join(lines) + "\n")
     assert [row["table"] for row in plan.rows] == ["t"] and not plan.truncated
     assert any("'='" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("closing", ["...", "`", "EOT", "');"])
+def test_vertical_output_closed_by_a_heredoc_or_string_end_keeps_its_last_value(closing):
+    record = (
+        "*************************** 1. row ***************************\n"
+        "           id: 1\n  select_type: SIMPLE\n        table: t\n         type: index\n"
+        "possible_keys: NULL\n          key: a\n      key_len: 5\n          ref: NULL\n"
+        "         rows: 3\n        Extra: Using index\n"
+    )
+    plan = parse(record + closing + "\n")
+    assert plan.rows[0]["extra"] == "Using index"
+    assert any("Ignored 1 line of other text" in n for n in plan.notices)
+
+
+def test_a_long_vertical_value_wrapped_by_a_mail_client_is_still_rejoined():
+    keys = ",".join(f"idx_customer_order_{i}" for i in range(6))
+    record = (
+        "*************************** 1. row ***************************\n"
+        "           id: 1\n  select_type: SIMPLE\n        table: t\n         type: ALL\n"
+        f"possible_keys:\n{keys}\n          key: NULL\n      key_len: NULL\n          ref: NULL\n"
+        "         rows: 3\n        Extra: Using where\n"
+    )
+    assert parse(record).rows[0]["possible_keys"] == keys

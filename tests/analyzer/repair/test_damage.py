@@ -758,3 +758,14 @@ def test_a_code_comment_around_the_paste_comes_off(marker):
     commented = "/*\n" + "".join(marker + line + "\n" for line in table.splitlines()) + " */\n"
     plan = parse(commented)
     assert [row["table"] for row in plan.rows] == ["t"] and not plan.truncated
+
+
+def test_report_rules_drawn_with_equals_signs_are_not_quoted_printable():
+    report = (
+        "# Attribute    pct   total     min     max     avg     95%  stddev  median\n"
+        "# ============ === ======= ======= ======= ======= ======= ======= =======\n"
+        "# Count          1       1\n"
+        "# =====\n"
+    )
+    plan = parse(report + mangle.batch(CLASSIC, ROWID_FILTER_ROWS))
+    assert not any("quoted-printable" in n for n in plan.notices)
