@@ -26,7 +26,14 @@ from analyzer.model import ParseError, Plan
 from analyzer.readers.json_plan import document_line, parse_json
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
 from analyzer.readers.plan_model import plan_model
-from analyzer.readers.resultset import ALWAYS_PRINTED, CUT, STANDARD_ORDER, ResultSet, missing_tail
+from analyzer.readers.resultset import (
+    ALWAYS_PRINTED,
+    CUT,
+    STANDARD_ORDER,
+    ResultSet,
+    is_explain_header,
+    missing_tail,
+)
 from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
@@ -71,7 +78,7 @@ def _parse(text: str) -> Plan:
     if not cleaned.text.strip():
         raise ParseError(f"The paste is empty: {EXPECTED}.")
     lines, notices = _ascii_lines(cleaned)
-    found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    found = join_stacked(result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width), lines)
     warnings = cleaned.warnings + _warning_messages(found)
     reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
     plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
@@ -249,6 +256,43 @@ def result_sets(
     return found
 
 
+def join_stacked(found: list[ResultSet], lines: list[str]) -> list[ResultSet]:
+    """Tables printed one above the other that are parts of one wide EXPLAIN (Rails splits a plan
+    wider than its limit into boxes of a few columns each), joined back into one result set."""
+    out: list[ResultSet] = []
+    for result in found:
+        previous = out[-1] if out else None
+        if previous is not None and _continues(previous, result, lines):
+            out[-1] = _joined(previous, result)
+        else:
+            out.append(result)
+    return out
+
+
+def _continues(top: ResultSet, below: ResultSet, lines: list[str]) -> bool:
+    """Whether `below` holds the next columns of the EXPLAIN in `top`, for the same rows."""
+    if top.format != "table" or below.format != "table" or len(top.rows) != len(below.rows) or not top.rows:
+        return False
+    if any(line.strip() for line in lines[top.end : below.start]):
+        return False
+    order = [STANDARD_ORDER.index(c) if c in STANDARD_ORDER else -1 for c in top.columns + below.columns]
+    return -1 not in order and order == sorted(set(order)) and is_explain_header(top.columns + below.columns)
+
+
+def _joined(top: ResultSet, below: ResultSet) -> ResultSet:
+    rows = [{**upper, **lower} for upper, lower in zip(top.rows, below.rows, strict=True)]
+    result = ResultSet("table", top.columns + below.columns, rows, top.first_line, notices=top.notices + below.notices)
+    result.start, result.end = top.start, below.end
+    result.truncated = top.truncated or below.truncated
+    result.affected_rows = sorted(set(top.affected_rows + below.affected_rows))
+    result.closed = top.closed and below.closed
+    result.notices.append(
+        f"Joined the tables on lines {top.first_line} and {below.first_line}, one above the other, into one plan: "
+        "they hold the columns of one EXPLAIN for the same rows (a wide result printed in parts)."
+    )
+    return result
+
+
 def _covered(lines: list[str], found: list[ResultSet]) -> bytearray:
     """Per line, 1 where a result set holds it."""
     covered = bytearray(len(lines))
@@ -346,6 +390,9 @@ def _mark_missing_columns(result: ResultSet) -> None:
     """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut;
     and any other column every EXPLAIN has that is missing between present ones (a lost line of
     vertical output)."""
+    if result.closed:
+        _note_left_out_columns(result)
+        return
     _mark_missing_inner_columns(result)
     tail = missing_tail(result.columns)
     if not tail:
@@ -359,6 +406,20 @@ def _mark_missing_columns(result: ResultSet) -> None:
         f"The columns stop at '{result.columns[-len(tail) - 1]}' and {' and '.join(tail)} are missing, "
         f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
     )
+
+
+def _note_left_out_columns(result: ResultSet) -> None:
+    """Name the columns every EXPLAIN has that a table with complete lines lacks: whoever made
+    the paste left them out (no line was cut), so what the plan says there is unknown."""
+    tail = missing_tail(result.columns)
+    known = [STANDARD_ORDER.index(c) for c in result.columns if c in STANDARD_ORDER]
+    inner = [c for c in ALWAYS_PRINTED if c not in result.columns and known and STANDARD_ORDER.index(c) < max(known)]
+    absent = inner + tail
+    if absent and result.is_explain:
+        result.notices.append(
+            f"The table has no {', '.join(absent)} column{'s' if len(absent) > 1 else ''}, which every EXPLAIN has; "
+            "its lines are complete, so they were left out of the paste, and nothing is said about them."
+        )
 
 
 def _mark_missing_inner_columns(result: ResultSet) -> None:

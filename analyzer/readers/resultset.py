@@ -33,6 +33,7 @@ class ResultSet:
     notices: list[str] = field(default_factory=list)
     truncated: bool = False
     uncertain: bool = False  # read completely, but how cells fall into columns is a guess
+    closed: bool = False  # every line keeps its right edge (a table's closing `|`): none was cut
     affected_rows: list[int] = field(default_factory=list)
     start: int = 0  # index of its first cleaned line
     end: int = 0  # index of the first cleaned line after it

@@ -315,6 +315,8 @@ def _result(table: _Table, frame: _Frame, physical: list[tuple[str, int]]) -> Re
     header_cells, header_ok = _read_header(table, frame, header_text)
     columns = unique_names([c.lower() for c in header_cells])
     result = ResultSet("table", columns, [], table.numbers[table.start], notices=table.notices)
+    # A box exactly as wide as a terminal may have been cut there at a column border.
+    result.closed = frame.total is not None and frame.total not in USUAL_TERMINAL_WIDTHS
     damaged_lines = _read_rows(table, frame, result, physical[1:], header_cells)
     _report_joins(table.joins, result.notices, frame.wrap)
     if table.markdown:

@@ -273,3 +273,43 @@ def test_a_long_vertical_value_wrapped_by_a_mail_client_is_still_rejoined():
         "         rows: 3\n        Extra: Using where\n"
     )
     assert parse(record).rows[0]["possible_keys"] == keys
+
+
+STACKED = """\
++----+-------------+------------+-------+---------------+
+| id | select_type | table      | type  | possible_keys |
++----+-------------+------------+-------+---------------+
+|  1 | SIMPLE      | customers  | const | PRIMARY       |
+|  1 | SIMPLE      | orders     | ALL   | NULL          |
++----+-------------+------------+-------+---------------+
++---------+---------+-------+------+-------------+
+| key     | key_len | ref   | rows | Extra       |
++---------+---------+-------+------+-------------+
+| PRIMARY | 4       | const |    1 |             |
+| NULL    | NULL    | NULL  |    1 | Using where |
++---------+---------+-------+------+-------------+
+"""
+
+
+def test_tables_stacked_one_above_the_other_are_one_wide_plan():
+    plan = parse(STACKED)
+    assert plan.columns == ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]
+    assert [(r["table"], r["key"], r["extra"]) for r in plan.rows] == [("customers", "PRIMARY", ""), ("orders", None, "Using where")]
+    assert not plan.truncated
+    assert any("Joined the tables on lines 1 and 7" in n for n in plan.notices)
+
+
+def test_stacked_tables_with_other_row_counts_or_columns_stay_apart():
+    top, below = STACKED.split("+---------+---------+", 1)
+    one_row_less = top + "+---------+---------+" + below.replace("| NULL    | NULL    | NULL  |    1 | Using where |\n", "")
+    assert len(parse(one_row_less).rows) == 2 and parse(one_row_less).columns[-1] != "extra"
+    repeated = STACKED.split("+---------+")[0] * 2
+    assert parse(repeated).columns == ["id", "select_type", "table", "type", "possible_keys"]
+
+
+def test_a_closed_box_without_extra_left_it_out_and_is_not_flagged_as_cut():
+    box_without_extra = "\n".join(line.rsplit("+", 2)[0] + "+" if line.startswith("+") else line.rsplit("|", 2)[0] + "|" for line in STACKED.split("+---------+---------+")[0].splitlines())
+    plan = parse(box_without_extra)
+    assert plan.columns == ["id", "select_type", "table", "type"]
+    assert not plan.truncated
+    assert any("left out of the paste" in n for n in plan.notices)
