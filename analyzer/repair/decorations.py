@@ -58,6 +58,8 @@ _HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
 _QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
 _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
 _MARK_ENDS = _WRAP_MARKS + "\\"
+# Empty cells after a line's text: ` | |` (at least two bars, so one row's own closing `|` is not one).
+_TRAILING_CELLS_RE = re.compile(r"(?: \|){2,} *$")
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
@@ -292,7 +294,43 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
         lines = _strip_showbreaks(lines, margins, notices)
     if any(_GUTTER_RE.match(line) for line in sample[:5]):
         lines = _strip_gutter(lines, filled, margins, notices)
+    if any(line.startswith(("++-", "+|")) for line in sample):
+        lines = _strip_diff_marks(lines, filled, margins, notices)
+    if sum(line.endswith(" |") for line in sample) > len(sample) / 2:
+        lines = _strip_trailing_cells(lines, filled, notices)
     return lines, margins
+
+
+def _strip_diff_marks(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    """The `+` a diff puts before every added line (a table in a pull request: `++---+`, `+| id`)."""
+    added = [i for i in filled if lines[i].startswith("+")]
+    if len(added) < 3 or len(filled) - len(added) > max(2, 0.2 * len(filled)):
+        return lines
+    rest = [lines[i][1:] for i in added]
+    if sum(line.startswith("|") for line in rest) < 2 or not any(line.startswith("+-") for line in rest):
+        return lines  # without the marks, the lines must be a table's
+    out = list(lines)
+    for i, line in zip(added, rest, strict=True):
+        out[i] = line
+        margins[i] += 1
+    notices.append(f"Removed the '+' a diff put before {plural(len(added), 'line')}.")
+    return out
+
+
+def _strip_trailing_cells(lines: list[str], filled: list[int], notices: list[str]) -> list[str]:
+    """Empty cells a web page's table widget appended to every line (`… | |`): the same run of
+    `|` ends nearly every line, also lines that are no table row (borders, prompts, JSON)."""
+    # A table row ends with its own `|` before the residue: the run is read off the other lines.
+    runs = [m.group(0) for i in filled if not lines[i].lstrip().startswith("|") and (m := _TRAILING_CELLS_RE.search(lines[i]))]
+    run = max(set(runs), key=runs.count) if runs else ""
+    marked = [i for i in filled if run and lines[i].endswith(run)]
+    if runs.count(run) < 3 or len(marked) < 0.8 * len(filled):
+        return lines
+    out = list(lines)
+    for i in marked:
+        out[i] = lines[i][: -len(run)]
+    notices.append(f"Removed the empty cells ('{run.strip()}') a web page put at the end of {plural(len(marked), 'line')}.")
+    return out
 
 
 def _strip_gutter(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:

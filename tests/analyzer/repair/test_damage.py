@@ -769,3 +769,24 @@ def test_report_rules_drawn_with_equals_signs_are_not_quoted_printable():
     )
     plan = parse(report + mangle.batch(CLASSIC, ROWID_FILTER_ROWS))
     assert not any("quoted-printable" in n for n in plan.notices)
+
+
+def test_a_diff_plus_before_every_line_is_removed():
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    diffed = "".join("+" + line for line in text.splitlines(keepends=True))
+    plan = parse(diffed)
+    _same(plan, parse(text))
+    assert any("a diff put before" in n for n in plan.notices)
+
+
+def test_a_plus_at_the_start_of_lines_that_are_no_table_is_kept():
+    text = "+1 for this\n+1 here too\n+| not a table\n+++ b/file\n" + mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    assert not any("a diff put before" in n for n in parse(text).notices)
+
+
+def test_empty_cells_a_web_widget_added_to_every_line_are_removed():
+    text = "mysql> EXPLAIN SELECT * FROM t;\n" + mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    widget = "".join(line + " | |\n" for line in text.splitlines())
+    plan = parse(widget)
+    _same(plan, parse(text))
+    assert any("a web page put at the end" in n for n in plan.notices)
