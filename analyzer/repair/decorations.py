@@ -58,7 +58,8 @@ _HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
 _QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
 _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
 _MARK_ENDS = _WRAP_MARKS + "\\"
-# Empty cells after a line's text: ` | |` (at least two bars, so one row's own closing `|` is not one).
+# Empty cells after a line's text: ` | |` (at least two bars, so one row's own closing `|` is not one);
+# looked for in a line's last 40 characters only, which keeps the search linear.
 _TRAILING_CELLS_RE = re.compile(r"(?: \|){2,} *$")
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
@@ -321,7 +322,7 @@ def _strip_trailing_cells(lines: list[str], filled: list[int], notices: list[str
     """Empty cells a web page's table widget appended to every line (`… | |`): the same run of
     `|` ends nearly every line, also lines that are no table row (borders, prompts, JSON)."""
     # A table row ends with its own `|` before the residue: the run is read off the other lines.
-    runs = [m.group(0) for i in filled if not lines[i].lstrip().startswith("|") and (m := _TRAILING_CELLS_RE.search(lines[i]))]
+    runs = [m.group(0) for i in filled if not lines[i].lstrip().startswith("|") and (m := _TRAILING_CELLS_RE.search(lines[i][-40:]))]
     run = max(set(runs), key=runs.count) if runs else ""
     marked = [i for i in filled if run and lines[i].endswith(run)]
     if runs.count(run) < 3 or len(marked) < 0.8 * len(filled):
