@@ -28,6 +28,7 @@ from analyzer.repair.decorations import (
     decode_quoted_printable,
     split_flattened_records,
     split_flattened_tables,
+    strip_colour_codes,
     strip_decorations,
     unescape_html,
     unescape_newlines,
@@ -110,6 +111,7 @@ def clean(text: str) -> Cleaned:
     """Apply every line-level repair to `text`; see the module docstring."""
     notices: list[str] = []
     text = _fix_line_endings(text, notices)
+    text = strip_colour_codes(text, notices)
     text = decode_quoted_printable(text, notices)
     text = unescape_newlines(text, notices)
     text = split_flattened_tables(text, notices)

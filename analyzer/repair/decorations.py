@@ -169,6 +169,20 @@ def _record_fields(record: str) -> list[str] | None:
 
 
 _RULE_CHARACTERS = "=#-+|* \t"
+_COLOUR_MARKS = ("\x1b[", "\\e[", "\\033[", "\\x1b[", "\\u001b[", "^[[")
+_COLOUR_RE = re.compile(r"(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB]|\^\[)\[[0-9;]{0,12}m")
+
+
+def strip_colour_codes(text: str, notices: list[str]) -> str:
+    """`text` without the terminal's colour and bold codes (`ESC[1;31m`), also where a log or a
+    test wrote them out as text (`\\e[31m`, `\\033[0m`, `\\x1b[m`, `^[[1m`): a client or gem that
+    highlights bad access types puts them in cells, and a terminal shows them as nothing."""
+    if "[" not in text or not any(mark in text for mark in _COLOUR_MARKS):
+        return text
+    stripped, count = _COLOUR_RE.subn("", text)
+    if count:
+        notices.append(f"Removed {plural(count, 'terminal colour code')} (such as 'ESC[1m').")
+    return stripped
 
 
 def decode_quoted_printable(text: str, notices: list[str]) -> str:

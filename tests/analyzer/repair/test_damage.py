@@ -790,3 +790,13 @@ def test_empty_cells_a_web_widget_added_to_every_line_are_removed():
     plan = parse(widget)
     _same(plan, parse(text))
     assert any("a web page put at the end" in n for n in plan.notices)
+
+
+@pytest.mark.parametrize("escape", ["\x1b", "\\e", "\\033", "\\x1b", "\\u001b", "^["])
+def test_terminal_colour_codes_real_or_written_out_are_removed(escape):
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    coloured = text.replace("| SIMPLE ", f"| {escape}[1m{escape}[31mSIMPLE{escape}[0m ")
+    assert coloured != text
+    plan = parse(coloured)
+    _same(plan, parse(text))
+    assert any("terminal colour code" in n for n in plan.notices)
