@@ -387,63 +387,55 @@ def _may_start(line: str) -> bool:
 
 
 def _mark_missing_columns(result: ResultSet) -> None:
-    """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut;
-    and any other column every EXPLAIN has that is missing between present ones (a lost line of
-    vertical output)."""
+    """Add the columns every EXPLAIN has that the header lacks, as missing (`…`): `rows`/`extra`
+    after its last column (the lines were cut), others between present ones (a lost line of
+    vertical output); or, in a box whose lines are complete, any of them (left out of the paste)."""
+    tail = missing_tail(result.columns)
+    inner = _missing_inner_columns(result.columns)
+    if not (tail or inner) or not result.is_explain:
+        return
     if result.closed:
-        _note_left_out_columns(result)
-        return
-    _mark_missing_inner_columns(result)
-    tail = missing_tail(result.columns)
-    if not tail:
-        return
-    result.columns = result.columns + tail
-    for row in result.rows:
-        row.update(dict.fromkeys(tail, CUT))
-    result.truncated = True
-    result.affected_rows = list(range(len(result.rows)))
-    result.notices.append(
-        f"The columns stop at '{result.columns[-len(tail) - 1]}' and {' and '.join(tail)} are missing, "
-        f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
-    )
-
-
-def _note_left_out_columns(result: ResultSet) -> None:
-    """Name the columns every EXPLAIN has that a table with complete lines lacks: whoever made
-    the paste left them out (no line was cut), so what the plan says there is unknown."""
-    tail = missing_tail(result.columns)
-    known = [STANDARD_ORDER.index(c) for c in result.columns if c in STANDARD_ORDER]
-    inner = [c for c in ALWAYS_PRINTED if c not in result.columns and known and STANDARD_ORDER.index(c) < max(known)]
-    absent = inner + tail
-    if absent and result.is_explain:
+        absent = [c for c in ALWAYS_PRINTED if c not in result.columns]
+        _add_missing(result, absent, [])
         result.notices.append(
             f"The table has no {', '.join(absent)} column{'s' if len(absent) > 1 else ''}, which every EXPLAIN has; "
-            "its lines are complete, so they were left out of the paste, and nothing is said about them."
+            f"its lines are complete, so they were left out of the paste. Missing cells are shown as '{CUT}'."
+        )
+        return
+    last = result.columns[-1]
+    _add_missing(result, inner, tail)
+    if inner:
+        result.notices.append(
+            f"The column{'s' if len(inner) > 1 else ''} {', '.join(inner)}, which every EXPLAIN has, "
+            f"{'are' if len(inner) > 1 else 'is'} missing: a line was lost. Missing cells are shown as '{CUT}'."
+        )
+    if tail:
+        result.notices.append(
+            f"The columns stop at '{last}' and {' and '.join(tail)} are missing, "
+            f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
         )
 
 
-def _mark_missing_inner_columns(result: ResultSet) -> None:
-    known = [c for c in result.columns if c in STANDARD_ORDER]
+def _missing_inner_columns(columns: list[str]) -> list[str]:
+    """The columns every EXPLAIN has that are missing before the header's last known column."""
+    known = [STANDARD_ORDER.index(c) for c in columns if c in STANDARD_ORDER]
     if not known:
-        return
-    last = max(STANDARD_ORDER.index(c) for c in known)
-    missing = [c for c in ALWAYS_PRINTED if c not in result.columns and STANDARD_ORDER.index(c) < last]
-    if not missing:
-        return
-    order = {c: STANDARD_ORDER.index(c) for c in known}
+        return []
+    return [c for c in ALWAYS_PRINTED if c not in columns and STANDARD_ORDER.index(c) < max(known)]
+
+
+def _add_missing(result: ResultSet, inner: list[str], tail: list[str]) -> None:
+    """Put the `inner` columns in their places and the `tail` ones at the end, every cell `…`."""
+    order = {c: STANDARD_ORDER.index(c) for c in result.columns if c in STANDARD_ORDER}
     columns = list(result.columns)
-    for name in missing:
+    for name in inner:
         at = next((k for k, c in enumerate(columns) if order.get(c, -1) > STANDARD_ORDER.index(name)), len(columns))
         columns.insert(at, name)
         order[name] = STANDARD_ORDER.index(name)
-    result.columns = columns
-    result.rows = [{c: row.get(c, CUT) for c in columns} for row in result.rows]
+    result.columns = columns + tail
+    result.rows = [{c: row.get(c, CUT) for c in result.columns} for row in result.rows]
     result.truncated = True
     result.affected_rows = list(range(len(result.rows)))
-    result.notices.append(
-        f"The column{'s' if len(missing) > 1 else ''} {', '.join(missing)}, which every EXPLAIN has, "
-        f"{'are' if len(missing) > 1 else 'is'} missing: a line was lost. Missing cells are shown as '{CUT}'."
-    )
 
 
 def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]], numbers: list[int]) -> None:

@@ -302,14 +302,16 @@ def test_tables_stacked_one_above_the_other_are_one_wide_plan():
 def test_stacked_tables_with_other_row_counts_or_columns_stay_apart():
     top, below = STACKED.split("+---------+---------+", 1)
     one_row_less = top + "+---------+---------+" + below.replace("| NULL    | NULL    | NULL  |    1 | Using where |\n", "")
-    assert len(parse(one_row_less).rows) == 2 and parse(one_row_less).columns[-1] != "extra"
+    plan = parse(one_row_less)
+    assert len(plan.rows) == 2 and plan.rows[0]["key"] == CUT and plan.truncated
     repeated = STACKED.split("+---------+")[0] * 2
-    assert parse(repeated).columns == ["id", "select_type", "table", "type", "possible_keys"]
+    assert parse(repeated).rows[0]["key"] == CUT
 
 
-def test_a_closed_box_without_extra_left_it_out_and_is_not_flagged_as_cut():
+def test_a_closed_box_without_some_columns_left_them_out_and_is_flagged():
     box_without_extra = "\n".join(line.rsplit("+", 2)[0] + "+" if line.startswith("+") else line.rsplit("|", 2)[0] + "|" for line in STACKED.split("+---------+---------+")[0].splitlines())
     plan = parse(box_without_extra)
-    assert plan.columns == ["id", "select_type", "table", "type"]
-    assert not plan.truncated
-    assert any("left out of the paste" in n for n in plan.notices)
+    assert plan.columns == ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]
+    assert plan.truncated and plan.rows[0]["extra"] == CUT
+    assert any("its lines are complete, so they were left out of the paste" in n for n in plan.notices)
+    assert not any("truncated" in n for n in plan.notices)
