@@ -20,6 +20,12 @@ EXPLAIN_COLUMNS = frozenset(STANDARD_ORDER)
 # The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
 ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
 
+# What the `type` column of a tabular EXPLAIN prints (NULL aside).
+ACCESS_TYPES = frozenset(
+    ("system", "const", "eq_ref", "ref", "fulltext", "ref_or_null", "index_merge", "unique_subquery")
+    + ("index_subquery", "range", "index", "ALL", "hash_ALL", "hash_range", "hash_index", "hash_index_merge")
+)
+
 # What two copies of the same result set have in common: the column names and the rows' cells.
 ResultKey = tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]
 
@@ -66,6 +72,18 @@ def missing_tail(columns: list[str]) -> list[str]:
         return []
     last = max(STANDARD_ORDER.index(c) for c in known)
     return [c for c in ("rows", "extra") if c not in columns and STANDARD_ORDER.index(c) > last]
+
+
+def fits_columns(columns: list[str], cells: list[str]) -> bool:
+    """Whether the cells look like they are in their columns: an `id` is a number, a `type` an
+    access type (either may be NULL or empty)."""
+    for name, cell in zip(columns, cells, strict=False):
+        text = cell.strip()
+        if text in ("", "NULL", "(NULL)") or text.endswith(CUT):
+            continue
+        if (name == "id" and not text.isdigit()) or (name == "type" and text not in ACCESS_TYPES):
+            return False
+    return True
 
 
 def unique_names(names: list[str]) -> list[str]:

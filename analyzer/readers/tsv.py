@@ -20,6 +20,7 @@ from analyzer.readers.resultset import (
     CUT,
     EXPLAIN_COLUMNS,
     ResultSet,
+    fits_columns,
     is_explain_header,
     missing_tail,
     unique_names,
@@ -308,7 +309,7 @@ def _fill_rows(batch: _Batch, cut_at: int | None) -> tuple[list[Row], list[int],
         short = len(fields) < count
         if cut_lines and (short or len(line) == cut_at) and fields[-1] != "":
             fields[-1] += CUT  # the line was cut: its last field may go on
-        elif len(fields) == count - 1 and columns[-1] == "extra":
+        elif len(fields) == count - 1 and columns[-1] == "extra" and fits_columns(columns, fields):
             fields.append("")
             filled.append(number)
         if len(fields) != count or (cut_lines and fields[-1].endswith(CUT)):

@@ -315,3 +315,13 @@ def test_a_closed_box_without_some_columns_left_them_out_and_is_flagged():
     assert plan.truncated and plan.rows[0]["extra"] == CUT
     assert any("its lines are complete, so they were left out of the paste" in n for n in plan.notices)
     assert not any("truncated" in n for n in plan.notices)
+
+
+def test_a_tsv_row_one_field_short_is_not_read_as_a_lost_empty_extra_when_its_values_do_not_fit():
+    header = "id\tselect_type\ttable\tpartitions\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tfiltered\tExtra\n"
+    lost_middle = "1\tSIMPLE\tt\tref\tPRIMARY\tPRIMARY\t4\tconst\t10\t100.00\tUsing where\n"
+    plan = parse(header + lost_middle)
+    assert plan.truncated
+    lost_extra = "1\tSIMPLE\tt\tNULL\tref\tPRIMARY\tPRIMARY\t4\tconst\t10\t100.00\n"
+    plan = parse(header + lost_extra)
+    assert not plan.truncated and plan.rows[0]["type"] == "ref" and plan.rows[0]["extra"] == ""
