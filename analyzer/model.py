@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMATS = ("table", "vertical", "tsv", "json", "tree")
+FORMATS = ("table", "vertical", "tsv", "csv", "json", "tree")
 SEVERITIES = ("good", "info", "warning", "bad")
 
 Row = dict[str, "str | None"]

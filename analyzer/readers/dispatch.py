@@ -23,6 +23,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from analyzer.model import ParseError, Plan
+from analyzer.readers.csv_rows import parse_csv, starts_csv
 from analyzer.readers.json_plan import document_line, parse_json
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
 from analyzer.readers.plan_model import plan_model
@@ -250,6 +251,8 @@ def result_sets(
             result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif starts_tsv(line):
             result, end = parse_tsv(lines, numbers, i, terminal_width)
+        elif "," in line and starts_csv(line):
+            result, end = parse_csv(lines, numbers, i)
         if result is not None:
             result.start, result.end = i, end
             found.append(result)
@@ -383,6 +386,7 @@ def _may_start(line: str) -> bool:
         or "Warnings:" in line
         or "<" in line
         or line.strip() == "id"
+        or line.count(",") >= 4
     )
 
 
