@@ -546,3 +546,33 @@ def test_a_quoted_part_of_a_document_is_read_and_flagged() -> None:
 
 def test_text_that_only_mentions_a_key_is_no_fragment() -> None:
     assert parse_json('The "table": {} key holds the table.\n') is None
+
+
+QUERY_BLOCK = """{
+  "query_block": {
+    "select_id": 1,
+    "table": {"table_name": "t", "access_type": "ALL", "rows": 10, "filtered": 100,
+              "attached_condition": "(`d`.`t`.`a` = 1)"}
+  }
+}"""
+
+
+def test_typographic_quotes_are_straightened_when_they_break_the_document():
+    curly = QUERY_BLOCK.replace('"attached_condition": "(`d`.`t`.`a` = 1)"', "“attached_condition”: “(`d`.`t`.`a` = 1)”")
+    plan = parse_json(curly)
+    assert plan is not None and not plan.truncated
+    assert plan.rows[0]["extra"] == "Using where"
+    assert any("Straightened 4 typographic quotes" in n for n in plan.notices)
+
+
+def test_a_query_block_without_outer_braces_is_the_whole_document():
+    inner = QUERY_BLOCK.strip()[1:-1]
+    plan = parse_json(inner)
+    assert plan is not None and not plan.truncated and plan.rows[0]["table"] == "t"
+    assert any("lacks its outer braces" in n for n in plan.notices)
+
+
+def test_a_table_fragment_is_still_flagged_partial():
+    fragment = '"table": {"table_name": "t", "access_type": "ALL", "rows": 10}\n'
+    plan = parse_json(fragment)
+    assert plan is not None and plan.truncated
