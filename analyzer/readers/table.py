@@ -381,7 +381,7 @@ def _read_rows(
             # Whole rows that do not line up (a markdown table, or spaces collapsed by a chat or a
             # web page): split them at the `|` signs that have a space beside them. In a table
             # whose header lines up, a row that does not is damaged instead.
-            parts = _loose_cells(text, frame)
+            parts = _loose_cells(text, frame, table.markdown)
             if parts is not None and len(parts) == len(result.columns):
                 cells, ok = parts, True
                 table.loose += 1
@@ -688,7 +688,7 @@ def _gaps(
     return fitting
 
 
-def _loose_cells(text: str, frame: _Frame) -> list[str] | None:
+def _loose_cells(text: str, frame: _Frame, markdown: bool = False) -> list[str] | None:
     """The cells of a whole line that does not line up with the columns, cut at each `|` that has
     a space beside it (a `|` inside a cell, as in `ref|filter`, has none); None if not whole."""
     s = text.strip()
@@ -697,9 +697,10 @@ def _loose_cells(text: str, frame: _Frame) -> list[str] | None:
             return None
         s = s[1:]
     if not frame.right_open:
-        if not s.endswith("|"):
-            return None
-        s = s[:-1]
+        if s.endswith("|"):
+            s = s[:-1]
+        elif not markdown:
+            return None  # a Markdown row may leave out its closing `|`; other rows were cut
     cells = []
     begin = 0
     for index, char in enumerate(s):

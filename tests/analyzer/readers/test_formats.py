@@ -325,3 +325,14 @@ def test_a_tsv_row_one_field_short_is_not_read_as_a_lost_empty_extra_when_its_va
     lost_extra = "1\tSIMPLE\tt\tNULL\tref\tPRIMARY\tPRIMARY\t4\tconst\t10\t100.00\n"
     plan = parse(header + lost_extra)
     assert not plan.truncated and plan.rows[0]["type"] == "ref" and plan.rows[0]["extra"] == ""
+
+
+def test_markdown_rows_without_their_closing_pipe_under_a_header_with_one():
+    text = (
+        "id | select_type | table | type | possible_keys | key | key_len | ref | rows | Extra |  \n"
+        "-- | -- | -- | -- | -- | -- | -- | -- | -- | -- | --\n"
+        "1 | SIMPLE | t1 | ref | a,b | a | 4 | const | 101107 | Using index; Using filesort\n"
+    )
+    plan = parse(text)
+    assert not plan.truncated
+    assert (plan.rows[0]["possible_keys"], plan.rows[0]["extra"]) == ("a,b", "Using index; Using filesort")
