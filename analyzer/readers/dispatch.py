@@ -46,6 +46,7 @@ from analyzer.wording import describe_lines, plural
 DEFAULT_MAX_BYTES = 1024 * 1024
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
+_COMPACT_RULE_RE = re.compile(r"^\s*\|(?::?-+:?\|){3,}\s*$")
 _DOUBLE_RULE_RE = re.compile(r"^\s*\+=[=+]*\+\s*$")
 # What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
 _TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
@@ -134,6 +135,13 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         for i in ruled:
             lines[i] = lines[i].replace("=", "-")
         notices.append(f"Read {plural(len(ruled), 'header rule')} drawn with '=' as '+---+'.")
+    compact = _compact_markdown_lines(lines)
+    if compact:
+        # `|id|select_type|` (a GUI client's Markdown copy): spaced out the way tables are printed.
+        lines = list(lines)
+        for i in compact:
+            lines[i] = _spaced_pipes(lines[i])
+        notices.append(f"Spaced out {plural(len(compact), 'Markdown table line')} written without spaces around '|'.")
     tabbed = _tabbed_table_lines(lines)
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
@@ -217,6 +225,26 @@ def _table_result(reading: _Reading) -> Plan:
 def _other_text_notice(other: list[int], numbers: list[int]) -> str:
     """The notice about the lines of other text (indexes `other`) that were left out."""
     return f"Ignored {plural(len(other), 'line')} of other text ({describe_lines([numbers[i] for i in other])})."
+
+
+def _compact_markdown_lines(lines: list[str]) -> list[int]:
+    """Indexes of the lines of Markdown tables written without spaces around their `|` signs: a
+    header over a `|--|---|` rule, and the `|` rows under it."""
+    found: list[int] = []
+    for i in range(len(lines) - 1):
+        if (not found or i > found[-1]) and _COMPACT_RULE_RE.match(lines[i + 1]) and " | " not in lines[i]:
+            if lines[i].count("|") >= 4:
+                j = i + 2
+                while j < len(lines) and lines[j].lstrip().startswith("|") and " | " not in lines[j]:
+                    j += 1
+                found.extend(range(i, j))
+    return found
+
+
+def _spaced_pipes(line: str) -> str:
+    """`|a|b|` as `| a | b |`; an escaped `\\|` inside a cell stays."""
+    cells = re.split(r"(?<!\\)\|", line.strip())
+    return " | ".join(cell.strip() for cell in cells).strip()
 
 
 def _tabbed_table_lines(lines: list[str]) -> list[int]:

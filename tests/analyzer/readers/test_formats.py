@@ -336,3 +336,18 @@ def test_markdown_rows_without_their_closing_pipe_under_a_header_with_one():
     plan = parse(text)
     assert not plan.truncated
     assert (plan.rows[0]["possible_keys"], plan.rows[0]["extra"]) == ("a,b", "Using index; Using filesort")
+
+
+def test_a_markdown_table_without_spaces_around_its_pipes():
+    text = (
+        "|id|select_type|table|type|possible_keys|key|key_len|ref|rows|Extra|\n"
+        "|--|-----------|-----|----|-------------|---|-------|---|----|-----|\n"
+        "|1|SIMPLE|t|ALL|ix_a||||224739|Using where|\n"
+        "|1|SIMPLE|u|ref|a\\|b|a|4|t.id|1||\n"
+    )
+    plan = parse(text)
+    assert not plan.truncated
+    assert [(r["table"], r["type"], r["possible_keys"], r["rows"]) for r in plan.rows] == [
+        ("t", "ALL", "ix_a", "224739"),
+        ("u", "ref", "a|b", "1"),
+    ]
