@@ -232,12 +232,14 @@ def _compact_markdown_lines(lines: list[str]) -> list[int]:
     header over a `|--|---|` rule, and the `|` rows under it."""
     found: list[int] = []
     for i in range(len(lines) - 1):
-        if (not found or i > found[-1]) and _COMPACT_RULE_RE.match(lines[i + 1]) and " | " not in lines[i]:
-            if lines[i].count("|") >= 4:
-                j = i + 2
-                while j < len(lines) and lines[j].lstrip().startswith("|") and " | " not in lines[j]:
-                    j += 1
-                found.extend(range(i, j))
+        header = lines[i]
+        if (not found or i > found[-1]) and header.count("|") >= 4 and " | " not in header:
+            if not _COMPACT_RULE_RE.match(lines[i + 1]):
+                continue
+            j = i + 2
+            while j < len(lines) and lines[j].lstrip().startswith("|") and " | " not in lines[j]:
+                j += 1
+            found.extend(range(i, j))
     return found
 
 
