@@ -68,8 +68,12 @@ SAMPLE = 200
 _GUTTER_RE = re.compile(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
 _FLAT_MARKER_RE = re.compile(r"(\*{5,} ?\d+\. row ?\*{5,})")
-_FLAT_LABEL_RE = re.compile(r"(?<!\S)(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE)
-_FLAT_FOOTER_RE = re.compile(r"\s\d+ rows? in set\b.*$")
+# `possible_keys`, the longest label, has no padding: with the line breaks gone it sticks to the
+# value before it (`type: indexpossible_keys: NULL`), as the footer may (`Using index2 rows in set`).
+_FLAT_LABEL_RE = re.compile(
+    r"(?:(?<!\S)|(?=possible_keys:))(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE
+)
+_FLAT_FOOTER_RE = re.compile(r"(?:\s|(?<=[A-Za-z)]))\d+ rows? in set\b.*$")
 
 
 def split_flattened_tables(text: str, notices: list[str]) -> str:
@@ -307,6 +311,8 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
         lines = _strip_wrap_marks(lines, notices)
     if any(line[:1] in _SHOWBREAKS for line in lines):
         lines = _strip_showbreaks(lines, margins, notices)
+    if sum(line.startswith("??") for line in sample) > len(sample) / 2:
+        lines = _strip_lost_indent(lines, filled, margins, notices)
     if any(_GUTTER_RE.match(line) for line in sample[:5]):
         lines = _strip_gutter(lines, filled, margins, notices)
     if any(line.startswith(("++-", "+|")) for line in sample):
@@ -314,6 +320,25 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
     if sum(line.endswith(" |") for line in sample) > len(sample) / 2:
         lines = _strip_trailing_cells(lines, filled, notices)
     return lines, margins
+
+
+def _strip_lost_indent(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    """An indentation whose characters a lost encoding turned into `?` (full-width spaces, NBSPs
+    saved as Latin-1): the same run of `?` before nearly every line."""
+    runs = [len(lines[i]) - len(lines[i].lstrip("?")) for i in filled]
+    common = min((run for run in runs if run >= 2), default=0)
+    marked = [i for i, run in zip(filled, runs, strict=True) if run >= common > 0]
+    if len(marked) < 3 or len(marked) < 0.8 * len(filled):
+        return lines
+    out = list(lines)
+    for i in marked:
+        out[i] = lines[i][common:]
+        margins[i] += common
+    notices.append(
+        f"Removed the {'?' * common} before {plural(len(marked), 'line')}: an indentation whose characters "
+        "a lost encoding turned into question marks."
+    )
+    return out
 
 
 def _strip_diff_marks(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:

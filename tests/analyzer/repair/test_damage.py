@@ -800,3 +800,21 @@ def test_terminal_colour_codes_real_or_written_out_are_removed(escape):
     plan = parse(coloured)
     _same(plan, parse(text))
     assert any("terminal colour code" in n for n in plan.notices)
+
+
+def test_an_indentation_lost_to_question_marks_is_removed():
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    lost = "".join("????" + line for line in text.splitlines(keepends=True))
+    plan = parse(lost)
+    _same(plan, parse(text))
+    assert any("turned into question marks" in n for n in plan.notices)
+
+
+def test_vertical_output_flattened_with_possible_keys_glued_to_the_type():
+    text = mangle.vertical(CLASSIC, ROWID_FILTER_ROWS)
+    flat = text.replace("\n", "").replace("possible_keys:", "possible_keys:")
+    glued = flat.replace(" possible_keys:", "possible_keys:")
+    plan = parse(glued + "1 row in set (0.00 sec)")
+    clean = parse(text)
+    assert [r["type"] for r in plan.rows] == [r["type"] for r in clean.rows]
+    assert [r["possible_keys"] for r in plan.rows] == [r["possible_keys"] for r in clean.rows]
