@@ -79,12 +79,11 @@ def line_spans(
     for start, end, role in reversed(_marks(lines, found, chosen, place)):
         roles[start:end] = [role] * (end - start)
     filled = [bool(line.strip()) for line in lines]
-    for i, given in enumerate(roles):
-        if given is None and filled[i]:
-            roles[i] = OTHER_TEXT
+    roles = [OTHER_TEXT if role is None and text else role for role, text in zip(roles, filled, strict=True)]
     dropped = _taken(cleaned, query_at, roles, filled)
-    entries = [(number, roles[i], filled[i]) for i, number in enumerate(cleaned.numbers)] + dropped
-    entries.sort(key=lambda entry: entry[0])
+    entries = list(zip(cleaned.numbers, roles, filled, strict=True))
+    if dropped:
+        entries = sorted(entries + dropped)  # line numbers are unique: the tuples compare by them alone
     return _spans(entries)
 
 
@@ -105,9 +104,8 @@ def query_given(spans: list[LineSpan]) -> list[LineSpan]:
 def _marks(lines: list[str], found: list[ResultSet], chosen: ResultSet | None, place: PlanPlace | None) -> list[Mark]:
     """What each reader took, the first mark of a line winning: text a result set's reader left out,
     the plan shown, the result sets, then plan text after the plan shown."""
-    chosen_key = chosen.key() if chosen is not None else None
     remarks: list[Mark] = [(i, i + 1, REMARK) for r in found for i in r.skipped]
-    marks = [(r.start, r.end, _result_role(r, chosen, chosen_key)) for r in found]
+    marks = [(r.start, r.end, _result_role(r, chosen)) for r in found]
     if place is None:
         return remarks + marks
     plan = _plan_mark(lines, found, place)
@@ -117,18 +115,26 @@ def _marks(lines: list[str], found: list[ResultSet], chosen: ResultSet | None, p
     return [*remarks, plan, *marks] + [(i, i + 1, MORE_PLAN) for i in later]
 
 
-def _result_role(result: ResultSet, chosen: ResultSet | None, chosen_key: object) -> Role:
+def _result_role(result: ResultSet, chosen: ResultSet | None) -> Role:
     """What became of a result set's lines."""
     if result is chosen:
         return EXPLAIN_SHOWN
     if result.is_explain:
-        return REPEAT if result.key() == chosen_key else OTHER_EXPLAIN
+        return REPEAT if chosen is not None and _same(result, chosen) else OTHER_EXPLAIN
     if result.is_warnings:
         return WARNINGS
     names = [c.strip().lower() for c in result.columns]
     if any(name in PLAN_COLUMNS for name in names):
         return OTHER_PLAN
     return FOREIGN if any(names) else NO_COLUMNS
+
+
+def _same(result: ResultSet, chosen: ResultSet) -> bool:
+    """Whether `result` is a copy of `chosen`, as `ResultSet.key()` tells (without building the
+    keys of big plans when their rows compare equal or their sizes differ)."""
+    if result.columns != chosen.columns or len(result.rows) != len(chosen.rows):
+        return False
+    return result.rows == chosen.rows or result.key() == chosen.key()
 
 
 def _plan_mark(lines: list[str], found: list[ResultSet], place: PlanPlace) -> Mark:
