@@ -22,14 +22,16 @@ from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from analyzer.model import ParseError, Plan
+from analyzer.model import LineSpan, ParseError, Plan
 from analyzer.readers.csv_rows import parse_csv, starts_csv
 from analyzer.readers.json_plan import document_line, parse_json
+from analyzer.readers.line_roles import PlanPlace, line_spans, query_line
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
 from analyzer.readers.plan_model import plan_model
 from analyzer.readers.resultset import (
     ALWAYS_PRINTED,
     CUT,
+    PLAN_COLUMNS,
     STANDARD_ORDER,
     ResultSet,
     is_explain_header,
@@ -53,8 +55,6 @@ _TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
 _JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
 # The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
 _HEADER_RE = re.compile(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
-# The column a client prints a JSON or tree plan under.
-_PLAN_COLUMNS = {"explain", "analyze", "show explain", "show analyze"}
 EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
 
 
@@ -89,6 +89,7 @@ def _parse(text: str) -> Plan:
         table = next((r for r in reading.explains if not r.truncated), None)
         if table is None or at is None or table.start > at:
             return _plan_result(reading, plan, at)
+        reading.plan_at = at, plan.format
         notices.append(
             f"The paste also holds a {plan.format.upper()} plan (from line {cleaned.numbers[at]}); "
             "it was ignored: the tabular EXPLAIN comes first."
@@ -109,6 +110,7 @@ class _Reading:
     explains: list[ResultSet]  # those of `found` that are EXPLAIN output
     notices: list[str]
     warnings: list[str]
+    plan_at: tuple[int, str] | None = None  # the line and format of a JSON or tree plan left out
 
 
 def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
@@ -179,6 +181,8 @@ def _plan_result(reading: _Reading, plan: Plan, at: int | None) -> Plan:
         notices.append(_other_text_notice(other, cleaned.numbers))
     plan.notices = notices + plan.notices
     plan.warnings = reading.warnings + plan.warnings
+    query_at = query_line(cleaned.queries, None) if plan.query is None else None
+    plan.lines = _lines_read(reading, None, (at, plan.format) if at is not None else None, query_at)
     if plan.query is None:
         plan.query = cleaned.query
     return plan
@@ -198,6 +202,8 @@ def _table_result(reading: _Reading) -> Plan:
     """The EXPLAIN result set chosen among those found as the answer, with notices about the rest."""
     cleaned, notices = reading.cleaned, reading.notices
     chosen, extra_notices = _choose(reading.explains, cleaned.numbers)
+    query_at = None if chosen.query else query_line(cleaned.queries, chosen.start)
+    lines = _lines_read(reading, chosen, reading.plan_at, query_at)
     notices += _foreign_notices(reading.found, cleaned.numbers)
     other = _other_text(reading.lines, reading.found)
     if other:
@@ -219,7 +225,24 @@ def _table_result(reading: _Reading) -> Plan:
         truncated=chosen.truncated,
         uncertain=chosen.uncertain,
         affected_rows=chosen.affected_rows,
+        lines=lines,
     )
+
+
+def _lines_read(
+    reading: _Reading, chosen: ResultSet | None, plan_at: tuple[int, str] | None, query_at: int | None
+) -> list[LineSpan]:
+    """What became of each line of the paste (`Plan.lines`, see `readers.line_roles`): `chosen` is
+    the result set shown, else the JSON or tree plan at `plan_at` (line, format) is; none is known
+    for a plan whose place is not. `query_at` is the line of the statement the query comes from."""
+    place = None
+    if plan_at is not None:
+        at, kind = plan_at
+        text = _TREE_TEXT_RE if kind == "tree" else _JSON_TEXT_RE
+        place = PlanPlace(at, _plan_end(reading.lines, at, kind), kind, text, _HEADER_RE, shown=chosen is None)
+    elif chosen is None:
+        return []
+    return line_spans(reading.cleaned, reading.lines, reading.found, chosen=chosen, place=place, query_at=query_at)
 
 
 def _other_text_notice(other: list[int], numbers: list[int]) -> str:
@@ -319,6 +342,7 @@ def _joined(top: ResultSet, below: ResultSet) -> ResultSet:
     result.truncated = top.truncated or below.truncated
     result.affected_rows = sorted(set(top.affected_rows + below.affected_rows))
     result.closed = top.closed and below.closed
+    result.skipped = top.skipped + below.skipped
     result.notices.append(
         f"Joined the tables on lines {top.first_line} and {below.first_line}, one above the other, into one plan: "
         "they hold the columns of one EXPLAIN for the same rows (a wide result printed in parts)."
@@ -383,7 +407,7 @@ def _foreign_notices(found: list[ResultSet], numbers: list[int], at: int | None 
         and not r.is_warnings
         and any(c.strip() for c in r.columns)
         and not (at is not None and r.start <= at < r.end)
-        and not any(c.strip().lower() in _PLAN_COLUMNS for c in r.columns)
+        and not any(c.strip().lower() in PLAN_COLUMNS for c in r.columns)
     ]
     if not foreign:
         return []

@@ -17,6 +17,9 @@ WARNING_COLUMNS = ("level", "code", "message")
 STANDARD_ORDER = EXPLAIN_COLUMN_ORDER
 EXPLAIN_COLUMNS = frozenset(STANDARD_ORDER)
 
+# The column a client prints a JSON or tree plan under (lower-cased).
+PLAN_COLUMNS = frozenset({"explain", "analyze", "show explain", "show analyze"})
+
 # The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
 ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
 
@@ -44,6 +47,7 @@ class ResultSet:
     start: int = 0  # index of its first cleaned line
     end: int = 0  # index of the first cleaned line after it
     query: str | None = None  # the statement the output itself names (`mysql --xml`)
+    skipped: list[int] = field(default_factory=list)  # indexes of lines in it left out (a remark typed inside)
 
     @property
     def is_explain(self) -> bool:

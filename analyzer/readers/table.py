@@ -121,6 +121,7 @@ class _Table:
     markdown: bool = False  # a `|---|---|` rule under the header: a Markdown table
     collapsed: bool = False  # the header does not line up with the border either: spaces were collapsed
     loose: int = 0  # lines split at their `|` signs instead of the border's columns
+    skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
 
 def parse_table(
@@ -245,6 +246,7 @@ def _after_gap(table: _Table, frame: _Frame, j: int) -> int | None:
         return None
     # A reply's comment typed between two rows: the table goes on after it.
     remark = [table.numbers[k] for k in range(j, resume) if lines[k].strip()]
+    table.skipped += range(j, resume)
     table.notices.append(
         f"Ignored {plural(len(remark), 'line')} of other text inside the table ({describe_lines(remark)})."
     )
@@ -317,6 +319,7 @@ def _result(table: _Table, frame: _Frame, physical: list[tuple[str, int]]) -> Re
     result = ResultSet("table", columns, [], table.numbers[table.start], notices=table.notices)
     # A box exactly as wide as a terminal may have been cut there at a column border.
     result.closed = frame.total is not None and frame.total not in USUAL_TERMINAL_WIDTHS
+    result.skipped = table.skipped
     damaged_lines = _read_rows(table, frame, result, physical[1:], header_cells)
     _report_joins(table.joins, result.notices, frame.wrap)
     if table.markdown:

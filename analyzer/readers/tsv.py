@@ -84,6 +84,7 @@ class _Batch:
     notices: list[str] = field(default_factory=list)
     ambiguous: list[int] = field(default_factory=list)  # numbers of lines whose split was a guess
     raw: list[tuple[str, int, list[str]]] = field(default_factory=list)  # (line, its number, fields)
+    skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
     def __post_init__(self) -> None:
         self.count = len(self.columns)
@@ -180,6 +181,7 @@ def _after_blank(batch: _Batch, j: int) -> int | None:
     if batch.raw and not batch.expanded and (resume := _resume_after_remark(lines, j, batch.count)):
         # A reply's comment typed between two rows: the rows go on after it.
         remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
+        batch.skipped += range(j, resume)
         batch.notices.append(
             f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
         )
@@ -265,6 +267,7 @@ def _result(batch: _Batch) -> ResultSet:
     rows, damaged, filled = _fill_rows(batch, cut_at)
     _report_repairs(batch, filled)
     result = ResultSet("tsv", batch.columns, rows, batch.numbers[batch.start], notices=batch.notices)
+    result.skipped = batch.skipped
     if cut_at is not None:
         result.truncated = True
         batch.notices.append(

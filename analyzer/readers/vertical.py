@@ -59,6 +59,7 @@ class _Records:
     wrapped_markers: int = 0
     colon: int | None = None  # where the fields of the current record have their colon
     last_number: str | None = None  # the number of the last row marker
+    skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
 
 def parse_vertical(
@@ -77,6 +78,7 @@ def parse_vertical(
     result = ResultSet(
         "vertical", columns, rows, numbers[start], notices=scan.notices, affected_rows=sorted({*cut_rows, *missing})
     )
+    result.skipped = scan.skipped
     if scan.cut_marker is not None:
         result.truncated = True
         result.notices.append(
@@ -154,6 +156,7 @@ def _after_blank(scan: _Records, j: int) -> int | None:
     if resume is not None:
         # A reply's comment typed inside a record: the record goes on after it.
         remark = [numbers[i] for i in range(k, resume) if lines[i].strip()]
+        scan.skipped += range(k, resume)
         scan.notices.append(
             f"Ignored {plural(len(remark), 'line')} of other text inside the vertical output "
             f"({describe_lines(remark)})."
