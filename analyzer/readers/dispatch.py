@@ -55,7 +55,12 @@ _TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
 _JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
 # The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
 _HEADER_RE = re.compile(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
-EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
+EXPECTED = "expected the table, vertical (\\G), tab-separated, comma-separated, JSON or tree output of EXPLAIN"
+# Words of EXPLAIN output that prose seldom holds: a line with some of them is where a plan was meant.
+_EXPLAIN_WORDS_RE = re.compile(
+    r"\b(select_type|possible_keys|key_len|Using where|Using index|Using filesort|Using temporary|eq_ref)\b",
+    re.IGNORECASE,
+)
 
 
 def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Plan:
@@ -96,7 +101,7 @@ def _parse(text: str) -> Plan:
         )
     _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
     if not reading.explains:
-        raise _not_explain(found)
+        raise _not_explain(found, lines, cleaned.numbers)
     return _table_result(reading)
 
 
@@ -188,14 +193,29 @@ def _plan_result(reading: _Reading, plan: Plan, at: int | None) -> Plan:
     return plan
 
 
-def _not_explain(found: list[ResultSet]) -> ParseError:
-    """The error for a paste without EXPLAIN output, naming what its first result set holds."""
+def _not_explain(found: list[ResultSet], lines: list[str], numbers: list[int]) -> ParseError:
+    """The error for a paste without EXPLAIN output, naming what its first result set holds, or
+    the first line that speaks of EXPLAIN output in a layout no reader knows."""
     if not found:
-        return ParseError(f"No EXPLAIN output found: {EXPECTED}.")
+        seen = next(((i, words) for i, line in enumerate(lines) if len(words := _explain_words(line)) >= 2), None)
+        if seen is None:
+            return ParseError(f"No EXPLAIN output found: {EXPECTED}.")
+        at, words = seen
+        return ParseError(
+            f"Line {numbers[at]} holds words of EXPLAIN output ({', '.join(words[:4])}), but neither it nor the "
+            f"lines around it are in a layout that could be read: {EXPECTED}.",
+            line=numbers[at],
+        )
     first = found[0]
     names = [name for name in first.columns if name.strip()]
     what = f"has the columns {', '.join(names[:6])}, which are not those of EXPLAIN" if names else "has no column names"
     return ParseError(f"The result set on line {first.first_line} {what}; {EXPECTED}.", line=first.first_line)
+
+
+def _explain_words(line: str) -> list[str]:
+    if len(line) > 4000:
+        line = line[:4000]
+    return list(dict.fromkeys(match.group(1) for match in _EXPLAIN_WORDS_RE.finditer(line)))
 
 
 def _table_result(reading: _Reading) -> Plan:
