@@ -115,6 +115,10 @@ class Cleaned:
         return "\n".join(self.lines)
 
 
+# A cell alone on its line, indented: what a web page's table copy makes of a cell in its own block.
+_LONE_CELL_RE = re.compile(r"^[ \t]+(NULL)[ \t]*$")
+
+
 def clean(text: str) -> Cleaned:
     """Apply every line-level repair to `text`; see the module docstring."""
     notices: list[str] = []
@@ -143,6 +147,8 @@ def clean(text: str) -> Cleaned:
     if kept is not None:
         lines, numbers = [lines[i] for i in kept], [numbers[i] for i in kept]
     lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
+    if "\t" in text:
+        lines, numbers = _rejoin_cells_on_own_lines(lines, numbers, notices)
     lines = _dedent(lines, notices, quoted_only=True)  # an indented quote: the quoting comes off next
     lines, margins = _strip_quoting(lines, notices)
     if _NUMBERED_RE.search("\n".join(lines)):
@@ -246,6 +252,34 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
             run.append(i)
     kept.extend(run[: len(run) // 2])
     return kept
+
+
+def _rejoin_cells_on_own_lines(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+    """Rejoin the tab-separated rows of a web page's table copied as text, where every cell the
+    page printed in its own block (phpMyAdmin's italic `NULL`) went onto a line of its own: a row
+    line ending with a tab, the indented `NULL`, then a line going on after a tab."""
+    out: list[str] = []
+    kept: list[int] = []
+    joined = 0
+    after_cell = False  # the last line taken in was a cell alone: a tab line goes on with the row
+    for i, line in enumerate(lines):
+        lone = _LONE_CELL_RE.match(line)
+        follows = i + 1 < len(lines) and lines[i + 1].startswith("\t")
+        if out and lone and follows and (out[-1].endswith("\t") or after_cell):
+            out[-1] += lone.group(1)
+            joined += 1
+            after_cell = True
+        elif out and after_cell and line.startswith("\t"):
+            out[-1] += line
+            after_cell = False
+        else:
+            out.append(line)
+            kept.append(numbers[i])
+            after_cell = False
+    if not joined:
+        return lines, numbers
+    notices.append(f"Put back {plural(joined, 'cell')} that a web page's table copy put on a line of its own.")
+    return out, kept
 
 
 def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:

@@ -818,3 +818,13 @@ def test_vertical_output_flattened_with_possible_keys_glued_to_the_type():
     clean = parse(text)
     assert [r["type"] for r in plan.rows] == [r["type"] for r in clean.rows]
     assert [r["possible_keys"] for r in plan.rows] == [r["possible_keys"] for r in clean.rows]
+
+
+def test_cells_a_web_table_copy_put_on_their_own_lines_are_put_back():
+    from analyzer.repair.cleanup import clean
+
+    copied = "1\tSIMPLE\tt\tALL\t\n    NULL\n\t\n    NULL\n\t190671\tUsing where\t\n1\tSIMPLE\tu\tref\tk\tk\t4\t\n    NULL\n\t3\t\t\n"
+    cleaned = clean(copied)
+    assert cleaned.lines[:2] == ["1\tSIMPLE\tt\tALL\tNULL\tNULL\t190671\tUsing where\t", "1\tSIMPLE\tu\tref\tk\tk\t4\tNULL\t3\t\t"]
+    assert cleaned.numbers[:2] == [1, 6]
+    assert any("on a line of its own" in n for n in cleaned.notices)
