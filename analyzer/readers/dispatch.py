@@ -344,8 +344,10 @@ def _may_start(line: str) -> bool:
 def _mark_missing_columns(result: ResultSet) -> None:
     """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut;
     and any other column every EXPLAIN has that is missing between present ones (a lost line of
-    vertical output)."""
-    _mark_missing_inner_columns(result)
+    vertical output; a tab-separated header is one line, so a column missing there was left out
+    by hand)."""
+    if result.format != "tsv":
+        _mark_missing_inner_columns(result)
     tail = missing_tail(result.columns)
     if not tail:
         return

@@ -19,12 +19,14 @@ from analyzer.model import Row
 from analyzer.readers.resultset import (
     CUT,
     EXPLAIN_COLUMNS,
+    STANDARD_ORDER,
     ResultSet,
     is_explain_header,
     missing_tail,
     unique_names,
     value,
 )
+from analyzer.readers.shapes import access_type, align_cells, cell_fit
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
 from analyzer.wording import describe_lines, plural
 
@@ -78,15 +80,24 @@ class _Batch:
     terminal_width: int | None
     mailed: bool  # the header was wrapped by a mail client (so lines of one width are no cut)
     wrapped: int  # lines rejoined so far
+    blank: list[bool]  # per header field, whether it is empty (a run of tabs added by hand)
     count: int = field(init=False)  # how many columns
+    names: list[str] = field(init=False)  # the header's names without the empty ones
     origin: int = field(init=False)  # the header's indentation: where every row starts
     notices: list[str] = field(default_factory=list)
     ambiguous: list[int] = field(default_factory=list)  # numbers of lines whose split was a guess
+    placed: list[int] = field(default_factory=list)  # numbers of lines whose cells were placed by their values
     raw: list[tuple[str, int, list[str]]] = field(default_factory=list)  # (line, its number, fields)
 
     def __post_init__(self) -> None:
         self.count = len(self.columns)
+        self.names = [name for name, blank in zip(self.columns, self.blank, strict=True) if not blank]
         self.origin = len(self.header) - len(self.header.lstrip(" "))
+
+    @property
+    def padded(self) -> bool:
+        """The header holds runs of tabs: columns lined up by hand."""
+        return len(self.names) < self.count
 
 
 @dataclass(slots=True)
@@ -121,8 +132,28 @@ def _read_header(lines: list[str], numbers: list[int], start: int, terminal_widt
     header, end, mailed = _unwrap_header(lines, start, terminal_width) if expanded else (lines[start], start + 1, False)
     # A rejoined header passed `_header_names`, which found its tab stops.
     tab = (_tab_size(header) or TAB_SIZES[0]) if expanded else 8
-    columns = unique_names(_header_names(header) or [])
-    return _Batch(lines, numbers, start, header, columns, expanded, tab, terminal_width, mailed, end - start - 1)
+    names, renamed = _known_names(_header_names(header) or [])
+    batch = _Batch(
+        lines, numbers, start, header, unique_names(names), expanded, tab, terminal_width, mailed, end - start - 1,
+        [not name for name in names],
+    )  # fmt: skip
+    batch.notices += [f"Read the header's '{old}' as {new} (line {numbers[start]})." for old, new in renamed]
+    return batch
+
+
+def _known_names(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The header's names with a shortened one (`select`) read as the only missing EXPLAIN column
+    it starts, and the (old, new) names so read."""
+    renamed = []
+    out = list(names)
+    for k, name in enumerate(names):
+        if len(name) < 3 or name in EXPLAIN_COLUMNS:
+            continue
+        whole = [c for c in STANDARD_ORDER if c.startswith(name) and c not in names]
+        if len(whole) == 1:
+            out[k] = whole[0]
+            renamed.append((name, whole[0]))
+    return out, renamed
 
 
 def _unwrap_header(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int, bool]:
@@ -194,7 +225,8 @@ def _read_row(batch: _Batch, j: int) -> int:
             batch.ambiguous.append(batch.numbers[j])
         line, fields, last = row.text, row.fields, row.last
     else:
-        line, last = _unwrap(batch.lines, j, batch.count, batch.terminal_width)
+        # Hand-aligned rows (runs of tabs in the header) do not count tabs: each line is a row.
+        line, last = (batch.lines[j], j) if batch.padded else _unwrap(batch.lines, j, batch.count, batch.terminal_width)
         # The client never pads a field: leading spaces are indentation (of the header too,
         # or of every line but the first when a selection started at the header's text).
         line = line.lstrip(" ")
@@ -260,10 +292,13 @@ def _rejoin_extra(batch: _Batch, row: _Row) -> None:
 
 def _result(batch: _Batch) -> ResultSet:
     """The result set of the rows read, with notices on what was repaired or is missing."""
+    if not batch.expanded:
+        _place_by_values(batch)
     cut_at = _cut_width(batch)
     rows, damaged, filled = _fill_rows(batch, cut_at)
     _report_repairs(batch, filled)
     result = ResultSet("tsv", batch.columns, rows, batch.numbers[batch.start], notices=batch.notices)
+    result.uncertain = bool(batch.placed)
     if cut_at is not None:
         result.truncated = True
         batch.notices.append(
@@ -281,6 +316,77 @@ def _result(batch: _Batch) -> ResultSet:
                 f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
             )
     return result
+
+
+def _place_by_values(batch: _Batch) -> None:
+    """Hand-aligned grid copies: where a row has more tab-separated fields than the header, or the
+    header holds runs of tabs, the row's cells are placed in the named columns by their values
+    (`shapes.align_cells`); a row whose cells fill every column in order needs no guess."""
+    if not batch.padded and all(len(fields) <= batch.count for _, _, fields in batch.raw):
+        return
+    names, padded = batch.names, batch.padded
+    collapsed: list[int] = []
+    for index, (line, number, fields) in enumerate(batch.raw):
+        if not batch.padded and len(fields) <= batch.count:
+            continue
+        cells = [cell.strip(" ") for cell in fields if cell.strip(" ")]
+        if len(cells) == len(names) and all(cell_fit(c, v, None) is not None for c, v in zip(names, cells, strict=True)):
+            placed: list[str] | None = cells
+            collapsed.append(number)
+        else:
+            placed = _placed_cells(cells, names)
+            if placed is not None:
+                batch.placed.append(number)
+        if placed is None:
+            placed = _projected(batch, fields)
+        batch.raw[index] = (line, number, placed)
+    batch.columns, batch.count = names, len(names)
+    _report_placing(batch, collapsed, padded)
+
+
+def _placed_cells(cells: list[str], names: list[str]) -> list[str] | None:
+    """`cells` placed in the columns `names` by their values (empty where no cell goes), or None.
+    A type and a key joined by a space (`eq_ref PRIMARY`) are parted when nothing else is a type."""
+    columns = align_cells(cells, names)
+    if columns is None and not any(access_type(cell) for cell in cells):
+        for k, cell in enumerate(cells):
+            head, _, rest = cell.partition(" ")
+            if access_type(head) and rest and " " not in rest:
+                cells = [*cells[:k], head, rest, *cells[k + 1 :]]
+                columns = align_cells(cells, names)
+                break
+    if columns is None:
+        return None
+    placed = [""] * len(names)
+    for at, cell in zip(columns, cells, strict=True):
+        placed[at] = cell
+    return placed
+
+
+def _projected(batch: _Batch, fields: list[str]) -> list[str]:
+    """The fields of a row that lines up with a padded header, in its named columns (a row that
+    cannot be placed keeps its fields and is reported as damaged)."""
+    if len(fields) != len(batch.blank):
+        return fields
+    return [cell for cell, blank in zip(fields, batch.blank, strict=True) if not blank]
+
+
+def _report_placing(batch: _Batch, collapsed: list[int], padded: bool) -> None:
+    """Notices on the rows read with runs of tabs as one separator and those placed by their values
+    (`padded`: the header holds runs of tabs)."""
+    if collapsed:
+        batch.notices.append(
+            f"Read the runs of tabs on {describe_lines(collapsed)} as single separators (columns lined up by hand)."
+        )
+    if batch.placed:
+        lines = describe_lines(batch.placed)
+        have = "has" if len(batch.placed) == 1 else "have"
+        why = (
+            f"The header holds runs of tabs and {lines} {'does' if have == 'has' else 'do'} not line up with it"
+            if padded
+            else f"{lines.capitalize()} {have} more tab-separated fields than the header"
+        )
+        batch.notices.append(f"{why} (hand-added tabs?); cells were placed in columns by their values.")
 
 
 def _cut_width(batch: _Batch) -> int | None:
