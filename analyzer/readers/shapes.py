@@ -215,7 +215,8 @@ _KNOWN_STARTS = tuple(_EXTRA_ITEMS) + _EXTRA_HEADS
 def value_end(column: str, value: str) -> str:
     """Whether a value that ends where its line ends is whole: "open" when it visibly stops
     inside something (an unclosed parenthesis, a separator, the start of an Extra item), "whole"
-    when it ends with an Extra item that nothing longer starts with, "unsure" otherwise."""
+    when it ends with an Extra item that nothing longer starts with, "prefix" when it ends with
+    one that a longer item starts with (`Using index`), "unsure" otherwise."""
     text = value.rstrip()
     if text.count("(") > text.count(")") or text.endswith((",", ";", "(", "|")):
         return "open"
@@ -225,5 +226,5 @@ def value_end(column: str, value: str) -> str:
     known = item in _EXTRA_ITEMS or _EXTRA_PATTERNS.fullmatch(item) is not None
     longer = any(start.startswith(item) and start != item for start in _KNOWN_STARTS)
     if known:
-        return "unsure" if longer else "whole"
+        return "prefix" if longer else "whole"
     return "open" if longer else "unsure"

@@ -26,8 +26,8 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
-from analyzer.readers.shapes import access_type, align_cells, cell_fit
-from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
+from analyzer.readers.shapes import access_type, align_cells, cell_fit, value_end
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 from analyzer.wording import describe_lines, plural
 
 TAB_SIZES = (8, 4)
@@ -87,6 +87,7 @@ class _Batch:
     notices: list[str] = field(default_factory=list)
     ambiguous: list[int] = field(default_factory=list)  # numbers of lines whose split was a guess
     placed: list[int] = field(default_factory=list)  # numbers of lines whose cells were placed by their values
+    last_cell: dict[int, int] = field(default_factory=dict)  # per placed row (index), the column of its last cell
     raw: list[tuple[str, int, list[str]]] = field(default_factory=list)  # (line, its number, fields)
 
     def __post_init__(self) -> None:
@@ -294,21 +295,21 @@ def _result(batch: _Batch) -> ResultSet:
     """The result set of the rows read, with notices on what was repaired or is missing."""
     if not batch.expanded:
         _place_by_values(batch)
-    cut_at = _cut_width(batch)
-    rows, damaged, filled = _fill_rows(batch, cut_at)
+    cut = _cut_width(batch)
+    rows, damaged, filled = _fill_rows(batch, cut)
     _report_repairs(batch, filled)
     result = ResultSet("tsv", batch.columns, rows, batch.numbers[batch.start], notices=batch.notices)
     result.uncertain = bool(batch.placed)
-    if cut_at is not None:
+    if cut is not None:
         result.truncated = True
         batch.notices.append(
-            f"The tab-separated lines were truncated at {cut_at} characters: a field ending in '{CUT}' "
+            f"The tab-separated lines were truncated at {cut.width} {cut.unit}: a field ending in '{CUT}' "
             f"was cut short and a field that is only '{CUT}' is missing."
         )
     if damaged:
         result.truncated = True
         result.affected_rows = damaged
-        if cut_at is None:
+        if cut is None:
             damaged_lines = [batch.raw[index][1] for index in damaged]
             batch.notices.append(
                 f"{describe_lines(damaged_lines).capitalize()} {'does' if len(damaged_lines) == 1 else 'do'} "
@@ -339,6 +340,8 @@ def _place_by_values(batch: _Batch) -> None:
                 batch.placed.append(number)
         if placed is None:
             placed = _projected(batch, fields)
+        else:
+            batch.last_cell[index] = max((k for k, cell in enumerate(placed) if cell), default=0)
         batch.raw[index] = (line, number, placed)
     batch.columns, batch.count = names, len(names)
     _report_placing(batch, collapsed, padded)
@@ -389,35 +392,74 @@ def _report_placing(batch: _Batch, collapsed: list[int], padded: bool) -> None:
         batch.notices.append(f"{why} (hand-added tabs?); cells were placed in columns by their values.")
 
 
-def _cut_width(batch: _Batch) -> int | None:
-    """The length the lines were cut at, or None when they were not cut."""
-    # Lines cut at one width: the header stops before Extra, or two or more lines end at the
-    # longest width and a row there is short. (One short longest line is a stripped trailing tab.)
-    lengths = [len(batch.header), *(len(line) for line, _, _ in batch.raw)]
-    longest = max(lengths)
-    cut = bool(missing_tail(batch.columns)) or (
-        lengths.count(longest) > 1
-        and any(len(fields) < batch.count and len(line) == longest for line, _, fields in batch.raw)
-    )
-    return longest if cut else None
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    """Where the lines of a batch result set were cut."""
+
+    width: int
+    unit: str  # "characters" (the text was cut) or "columns" (the line as a terminal shows it)
+    rows: frozenset[int]  # indexes of the rows whose line reaches that width
 
 
-def _fill_rows(batch: _Batch, cut_at: int | None) -> tuple[list[Row], list[int], list[int]]:
-    """The rows, a cell for each column (lines were cut at `cut_at`, if not None); the indexes of
-    the damaged ones, and the numbers of the lines whose missing last field was taken as empty."""
+def _cut_width(batch: _Batch) -> _Cut | None:
+    """Where the lines were cut at one width, or None when they were not cut.
+
+    Cut lines end at one width, the widest, counted in characters (a tool cut the text) or in
+    columns with tabs expanded (a pager or terminal cut the line as shown). Either the header
+    stops before Extra, or a line at that width ends visibly inside a value; or, where two or more
+    lines end there or it is a usual terminal width, a line there stops short of fields or ends
+    with a value that may go on (lines of equal length that end in whole values are no cut).
+    """
+    header_cut = bool(missing_tail(batch.columns))
+    # (Spaces after the text pad a line to the console's width: a cut line's text reaches it.)
+    lines = [line.rstrip(" ") for line in (batch.header, *(line for line, _, _ in batch.raw))]
+    for unit, measure in (("characters", len), ("columns", _shown_width)):
+        sizes = [measure(line) for line in lines]
+        longest = max(sizes)
+        at = frozenset(k - 1 for k, size in enumerate(sizes) if k and size == longest)
+        if header_cut or _ends_cut(batch, at, sizes.count(longest) > 1, longest in USUAL_TERMINAL_WIDTHS):
+            return _Cut(longest, unit, at)
+    return None
+
+
+def _shown_width(line: str) -> int:
+    return width(expand_tabs(line)) if "\t" in line else width(line)
+
+
+def _ends_cut(batch: _Batch, rows: frozenset[int], shared: bool, usual: bool) -> bool:
+    """True when one of `rows` (reaching the widest width, which `shared` by two or more lines or
+    is a `usual` terminal width) ends as a cut line does."""
+    for index in rows:
+        line, _, fields = batch.raw[index]
+        if line.endswith("\t"):
+            continue  # it ends with a separator, not inside a value
+        column = batch.last_cell.get(index, len(fields) - 1)
+        name = batch.columns[column] if column < batch.count else ""
+        end = value_end(name, fields[column])
+        short = column < batch.count - 1
+        if end == "open" or (short and (shared or usual)) or (end != "whole" and shared and usual):
+            return True
+    return False
+
+
+def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:
+    """The rows, a cell for each column (lines were `cut`, if not None); the indexes of the damaged
+    ones, and the numbers of the lines whose missing last field was taken as empty."""
     count, columns = batch.count, batch.columns
-    cut_lines = cut_at is not None
     rows: list[Row] = []
     damaged: list[int] = []
     filled: list[int] = []
-    for line, number, fields in batch.raw:
+    for index, (_, number, fields) in enumerate(batch.raw):
         short = len(fields) < count
-        if cut_lines and (short or len(line) == cut_at) and fields[-1] != "":
-            fields[-1] += CUT  # the line was cut: its last field may go on
+        last = batch.last_cell.get(index, len(fields) - 1)
+        if cut is not None and (short or index in cut.rows) and fields[last] != "":
+            # The line was cut: its last field may go on, and the fields after it are lost.
+            fields[last] += CUT
+            fields[last + 1 :] = [CUT] * (len(fields) - last - 1)
         elif len(fields) == count - 1 and columns[-1] == "extra":
             fields.append("")
             filled.append(number)
-        if len(fields) != count or (cut_lines and fields[-1].endswith(CUT)):
+        if len(fields) != count or fields[last].endswith(CUT):
             damaged.append(len(rows))
         fields = (fields + [CUT] * count)[:count]
         rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
