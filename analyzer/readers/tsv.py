@@ -26,7 +26,7 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
-from analyzer.readers.shapes import access_type, align_cells, cell_fit, value_end
+from analyzer.readers.shapes import SELECT_TYPES, access_type, align_cells, cell_fit, value_end
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 from analyzer.wording import describe_lines, plural
 
@@ -147,7 +147,7 @@ def _known_names(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     it starts, and the (old, new) names so read."""
     renamed = []
     out = list(names)
-    for k, name in enumerate(names):
+    for k, name in enumerate(names[:-1]):  # (the last name may have been cut with its line)
         if len(name) < 3 or name in EXPLAIN_COLUMNS:
             continue
         whole = [c for c in STANDARD_ORDER if c.startswith(name) and c not in names]
@@ -302,10 +302,7 @@ def _result(batch: _Batch) -> ResultSet:
     result.uncertain = bool(batch.placed)
     if cut is not None:
         result.truncated = True
-        batch.notices.append(
-            f"The tab-separated lines were truncated at {cut.width} {cut.unit}: a field ending in '{CUT}' "
-            f"was cut short and a field that is only '{CUT}' is missing."
-        )
+        batch.notices.append(_cut_notice(batch, cut))
     if damaged:
         result.truncated = True
         result.affected_rows = damaged
@@ -317,6 +314,18 @@ def _result(batch: _Batch) -> ResultSet:
                 f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
             )
     return result
+
+
+def _cut_notice(batch: _Batch, cut: _Cut) -> str:
+    """The notice on lines cut at `cut.width`."""
+    marks = f"a field ending in '{CUT}' was cut short and a field that is only '{CUT}' is missing."
+    if cut.sure:
+        return f"The tab-separated lines were truncated at {cut.width} {cut.unit}: {marks}"
+    lines = describe_lines([batch.raw[index][1] for index in sorted(cut.rows)])
+    return (
+        f"{lines.capitalize()} {'ends' if len(cut.rows) == 1 else 'end'} at exactly {cut.width} {cut.unit}, "
+        f"a usual terminal width, with a value that may go on: the lines look truncated at that width; {marks}"
+    )
 
 
 def _place_by_values(batch: _Batch) -> None:
@@ -399,6 +408,7 @@ class _Cut:
     width: int
     unit: str  # "characters" (the text was cut) or "columns" (the line as a terminal shows it)
     rows: frozenset[int]  # indexes of the rows whose line reaches that width
+    sure: bool  # a value visibly stops there, or rows there lack fields; else only the width tells
 
 
 def _cut_width(batch: _Batch) -> _Cut | None:
@@ -406,40 +416,52 @@ def _cut_width(batch: _Batch) -> _Cut | None:
 
     Cut lines end at one width, the widest, counted in characters (a tool cut the text) or in
     columns with tabs expanded (a pager or terminal cut the line as shown). Either the header
-    stops before Extra, or a line at that width ends visibly inside a value; or, where two or more
-    lines end there or it is a usual terminal width, a line there stops short of fields or ends
-    with a value that may go on (lines of equal length that end in whole values are no cut).
+    stops before Extra, or a line at that width ends visibly inside a value, or rows there lack
+    fields and two or more lines end there; or it is a usual terminal width and a line there
+    ends with a value that may go on. Lines of equal length that end in whole values are no cut.
     """
     header_cut = bool(missing_tail(batch.columns))
-    # (Spaces after the text pad a line to the console's width: a cut line's text reaches it.)
-    lines = [line.rstrip(" ") for line in (batch.header, *(line for line, _, _ in batch.raw))]
+    lines = _texts(batch)
     for unit, measure in (("characters", len), ("columns", _shown_width)):
         sizes = [measure(line) for line in lines]
         longest = max(sizes)
         at = frozenset(k - 1 for k, size in enumerate(sizes) if k and size == longest)
-        if header_cut or _ends_cut(batch, at, sizes.count(longest) > 1, longest in USUAL_TERMINAL_WIDTHS):
-            return _Cut(longest, unit, at)
+        usual = longest in USUAL_TERMINAL_WIDTHS
+        evidence = "sure" if header_cut else _cut_evidence(batch, at, sizes.count(longest) > 1, usual)
+        if evidence:
+            return _Cut(longest, unit, at, evidence == "sure")
     return None
+
+
+def _texts(batch: _Batch) -> list[str]:
+    """The header's and rows' lines as far as their text goes: spaces a console padded every line
+    with to its width are left out (batch output keeps its tabs, so spaces end no field there)."""
+    lines = [batch.header, *(line for line, _, _ in batch.raw)]
+    if not batch.expanded or len({len(line) for line in lines}) == 1:
+        return [line.rstrip(" ") for line in lines]
+    return lines
 
 
 def _shown_width(line: str) -> int:
     return width(expand_tabs(line)) if "\t" in line else width(line)
 
 
-def _ends_cut(batch: _Batch, rows: frozenset[int], shared: bool, usual: bool) -> bool:
-    """True when one of `rows` (reaching the widest width, which `shared` by two or more lines or
-    is a `usual` terminal width) ends as a cut line does."""
+def _cut_evidence(batch: _Batch, rows: frozenset[int], shared: bool, usual: bool) -> str | None:
+    """How one of `rows` (reaching the widest width, which is `shared` by two or more lines, or
+    a `usual` terminal width) shows a cut: "sure", "width" (only where it ends), or None."""
+    found = None
     for index in rows:
         line, _, fields = batch.raw[index]
         if line.endswith("\t"):
             continue  # it ends with a separator, not inside a value
         column = batch.last_cell.get(index, len(fields) - 1)
-        name = batch.columns[column] if column < batch.count else ""
-        end = value_end(name, fields[column])
+        end = value_end(batch.columns[column] if column < batch.count else "", fields[column])
         short = column < batch.count - 1
-        if end == "open" or (short and (shared or usual)) or (end != "whole" and shared and usual):
-            return True
-    return False
+        if end == "open" or (short and (shared or usual)):
+            return "sure"
+        if shared and usual and end != "whole":
+            found = "width"
+    return found
 
 
 def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:
@@ -452,8 +474,8 @@ def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], l
     for index, (_, number, fields) in enumerate(batch.raw):
         short = len(fields) < count
         last = batch.last_cell.get(index, len(fields) - 1)
-        if cut is not None and (short or index in cut.rows) and fields[last] != "":
-            # The line was cut: its last field may go on, and the fields after it are lost.
+        if cut is not None and (short or index in cut.rows):
+            # The line was cut: its last field may go on (an empty one is lost), and so are those after it.
             fields[last] += CUT
             fields[last + 1 :] = [CUT] * (len(fields) - last - 1)
         elif len(fields) == count - 1 and columns[-1] == "extra":
@@ -548,6 +570,12 @@ def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
     return cut_at == terminal_width or cut_at in USUAL_TERMINAL_WIDTHS
 
 
+def _starts_row(line: str) -> bool:
+    """True when a batch line starts as a row does: an id (or NULL), then a select_type."""
+    first, _, rest = line.lstrip(" ").partition("\t")
+    return bool(_ROW_START_RE.fullmatch(first)) and rest.partition("\t")[0] in SELECT_TYPES
+
+
 def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None) -> tuple[str, int]:
     """A batch row with the lines wrapped off it; returns it and the index of its last line.
 
@@ -561,6 +589,8 @@ def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None
         more = piece.count("\t")
         if tabs + more > count - 1 or (tabs == count - 1 and (more or width(lines[k - 1]) < 40)):
             break
+        if more and _starts_row(piece):
+            break  # a row of its own after a row cut short, not the rest of a wrapped one
         # A usual terminal width alone proves little: a break after an Extra item's `;` lost its space.
         if _cut_by_terminal(lines[k - 1], terminal_width) and (terminal_width or not text.endswith(";")):
             text += piece
