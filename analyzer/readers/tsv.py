@@ -35,6 +35,7 @@ _FILL = "\x00"
 _WORD_RE = re.compile(r"\S+")
 _SPACES_RE = re.compile(r" +")
 _ROW_START_RE = re.compile(r"(?:\d+|NULL)(?: |$)")
+_ID_RE = re.compile(r"(?:\d+|NULL)[\t ]+")
 
 
 def _header_names(line: str) -> list[str] | None:
@@ -452,12 +453,17 @@ def _cut_evidence(batch: _Batch, rows: frozenset[int], shared: bool, usual: bool
     found = None
     for index in rows:
         line, _, fields = batch.raw[index]
+        column = batch.last_cell.get(index, len(fields) - 1)
+        if len(fields) < batch.count and (shared or usual):
+            return "sure"
+        if batch.expanded and line.endswith(" "):
+            if _shown_width(line) % batch.tab:
+                return "sure"  # it stops between two words of a value: its spaces reach no tab stop
+            continue  # the tabs before empty fields, expanded
         if line.endswith("\t"):
             continue  # it ends with a separator, not inside a value
-        column = batch.last_cell.get(index, len(fields) - 1)
         end = value_end(batch.columns[column] if column < batch.count else "", fields[column])
-        short = column < batch.count - 1
-        if end == "open" or (short and (shared or usual)):
+        if end == "open":
             return "sure"
         if shared and usual and end != "whole":
             found = "width"
@@ -571,9 +577,14 @@ def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
 
 
 def _starts_row(line: str) -> bool:
-    """True when a batch line starts as a row does: an id (or NULL), then a select_type."""
-    first, _, rest = line.lstrip(" ").partition("\t")
-    return bool(_ROW_START_RE.fullmatch(first)) and rest.partition("\t")[0] in SELECT_TYPES
+    """True when a batch line starts as a row does: an id (or NULL), then a select_type (tabs
+    or, expanded, spaces between)."""
+    text = line.lstrip(" ")
+    head = _ID_RE.match(text)
+    if head is None:
+        return False
+    rest = text[head.end() :]
+    return any(rest.startswith(name) and rest[len(name) : len(name) + 1] in ("", " ", "\t") for name in SELECT_TYPES)
 
 
 def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None) -> tuple[str, int]:
@@ -616,6 +627,7 @@ def _unwrap_expanded(
         and _cut_by_terminal(lines[k - 1], terminal_width)
         and not starts_tsv(lines[k])
         and partial(lines[k])
+        and not _starts_row(lines[k])
     ):
         text += lines[k]
         k += 1
