@@ -454,7 +454,9 @@ def _cut_evidence(batch: _Batch, rows: frozenset[int], shared: bool, usual: bool
     for index in rows:
         line, _, fields = batch.raw[index]
         column = batch.last_cell.get(index, len(fields) - 1)
-        if len(fields) < batch.count and (shared or usual):
+        # Short of fields, or (cells placed by their values) stopping before Extra without a tab.
+        short = len(fields) < batch.count or (column < batch.count - 1 and not line.endswith("\t"))
+        if short and (shared or usual):
             return "sure"
         if batch.expanded and line.endswith(" "):
             if _shown_width(line) % batch.tab:

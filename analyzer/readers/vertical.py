@@ -12,12 +12,19 @@ from dataclasses import dataclass, field
 
 from analyzer.model import Row
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
+from analyzer.readers.shapes import value_end
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.wording import describe_lines, plural
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = re.compile(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
+# What shows that the lines were cut at one width.
+_CUT_SHOWN = {
+    "marker": f"the '{ROW_MARK}' lines are cut short",
+    "value": "a value stops inside an Extra item, a parenthesis or between two words there",
+    "width": "values that may go on end at that width, a usual one for terminals, on two or more lines",
+}
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
@@ -51,6 +58,7 @@ class _Records:
     record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker
     widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
     cut_width: int | None = None  # lines were cut at this width, as a star line shows
+    cut_by: str | None = None  # else what shows the cut: "value" (one stops inside) or "width" (a usual one)
     cut_marker: int | None = None  # line of a row marker the paste stops inside
     notices: list[str] = field(default_factory=list)
     tabbed: int = 0
@@ -186,18 +194,36 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
     widest = max(scan.widths)
     terminal = terminal_width or (widest if scan.widths[widest] > 1 else None)
     joined = 0
-    cut_rows: list[int] = []
+    ends: list[tuple[int, _Field, int]] = []  # each value's record, and the width of its last line
     for index, record in enumerate(scan.records):
         for item in record:
-            last_width = width(item.pieces[-1]) if item.pieces else item.width
+            ends.append((index, item, width(item.pieces[-1]) if item.pieces else item.width))
             if item.pieces:
                 joined += len(item.pieces)
                 item.text = _unwrap(item.text, item.width, item.pieces, terminal)
-            if scan.cut_width and last_width >= scan.cut_width:
-                item.text = item.text.rstrip(" ") + CUT
-                if not cut_rows or cut_rows[-1] != index:
-                    cut_rows.append(index)
+    if scan.cut_width is None and len(scan.widths) > 1:  # (a console pads every line to one width)
+        scan.cut_by = _values_cut(ends, widest)
+        scan.cut_width = widest if scan.cut_by else None
+    cut_rows: list[int] = []
+    for index, item, last_width in ends:
+        if scan.cut_width and last_width >= scan.cut_width:
+            item.text = item.text.rstrip(" ") + CUT
+            if not cut_rows or cut_rows[-1] != index:
+                cut_rows.append(index)
     return joined, cut_rows
+
+
+def _values_cut(ends: list[tuple[int, _Field, int]], widest: int) -> str | None:
+    """How the values whose line ends at the widest width show that the lines were cut there:
+    "value" when one stops visibly inside (an Extra item, a parenthesis, after a space), "width"
+    when two or more end there, a usual terminal width, and one may go on; else None."""
+    at = [item for _, item, last_width in ends if last_width == widest]
+    ending = [value_end(item.name.lower(), item.text) for item in at]
+    if "open" in ending or any(item.text.endswith(" ") and item.text.strip() for item in at):
+        return "value"
+    if len(at) > 1 and widest in USUAL_TERMINAL_WIDTHS and any(end != "whole" for end in ending):
+        return "width"
+    return None
 
 
 def _table(records: list[list[_Field]]) -> tuple[list[str], list[Row], list[int]]:
@@ -236,7 +262,7 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
     if cut_rows:
         result.truncated = True
         result.notices.append(
-            f"The vertical output was truncated at {scan.cut_width} columns (the '{ROW_MARK}' lines are cut short): "
+            f"The vertical output was truncated at {scan.cut_width} columns ({_CUT_SHOWN[scan.cut_by or 'marker']}): "
             f"values reaching that width end with '{CUT}' and may be incomplete."
         )
     elif scan.cut_width:
