@@ -6,7 +6,7 @@ Two readers' questions are answered from the values alone:
   (`align_cells`): an id is a whole number, a select_type and an access type are words of a
   short list, key_len and rows are numbers, filtered a decimal, ref a qualified column, `const`
   or `func`, and the access type rules out or demands a key.
-- Does a value that ends where a line was cut end there (`value_end`): an Extra item is one of
+- Does a value that ends where a line was cut end there (`stops_inside`): an Extra item is one of
   the few the servers print, so `Using join buff` or `Using union(a,b` is visibly cut short.
 """
 
@@ -212,19 +212,16 @@ _EXTRA_HEADS = tuple(
 _KNOWN_STARTS = tuple(_EXTRA_ITEMS) + _EXTRA_HEADS
 
 
-def value_end(column: str, value: str) -> str:
-    """Whether a value that ends where its line ends is whole: "open" when it visibly stops
-    inside something (an unclosed parenthesis, a separator, the start of an Extra item), "whole"
-    when it ends with an Extra item that nothing longer starts with, "prefix" when it ends with
-    one that a longer item starts with (`Using index`), "unsure" otherwise."""
+def stops_inside(column: str, value: str) -> bool:
+    """True when a value that ends where its line ends visibly stops inside something: an unclosed
+    parenthesis, after a separator, or (Extra) in an item, where it is the start of a longer one
+    and no item itself (`Using join buff`, `Using in`)."""
     text = value.rstrip()
     if text.count("(") > text.count(")") or text.endswith((",", ";", "(", "|")):
-        return "open"
+        return True
     if column != "extra" or not text:
-        return "unsure"
+        return False
     item = text.rsplit(";", 1)[-1].strip().casefold()
-    known = item in _EXTRA_ITEMS or _EXTRA_PATTERNS.fullmatch(item) is not None
-    longer = any(start.startswith(item) and start != item for start in _KNOWN_STARTS)
-    if known:
-        return "prefix" if longer else "whole"
-    return "open" if longer else "unsure"
+    if item in _EXTRA_ITEMS or _EXTRA_PATTERNS.fullmatch(item):
+        return False
+    return any(start.startswith(item) and start != item for start in _KNOWN_STARTS)

@@ -26,7 +26,7 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
-from analyzer.readers.shapes import SELECT_TYPES, access_type, align_cells, cell_fit, value_end
+from analyzer.readers.shapes import SELECT_TYPES, access_type, align_cells, cell_fit, stops_inside
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 from analyzer.wording import describe_lines, plural
 
@@ -303,7 +303,10 @@ def _result(batch: _Batch) -> ResultSet:
     result.uncertain = bool(batch.placed)
     if cut is not None:
         result.truncated = True
-        batch.notices.append(_cut_notice(batch, cut))
+        batch.notices.append(
+            f"The tab-separated lines were truncated at {cut.width} {cut.unit}: a field ending in '{CUT}' "
+            f"was cut short and a field that is only '{CUT}' is missing."
+        )
     if damaged:
         result.truncated = True
         result.affected_rows = damaged
@@ -315,18 +318,6 @@ def _result(batch: _Batch) -> ResultSet:
                 f"the rows are truncated or damaged; missing cells are shown as '{CUT}'."
             )
     return result
-
-
-def _cut_notice(batch: _Batch, cut: _Cut) -> str:
-    """The notice on lines cut at `cut.width`."""
-    marks = f"a field ending in '{CUT}' was cut short and a field that is only '{CUT}' is missing."
-    if cut.sure:
-        return f"The tab-separated lines were truncated at {cut.width} {cut.unit}: {marks}"
-    lines = describe_lines([batch.raw[index][1] for index in sorted(cut.rows)])
-    return (
-        f"{lines.capitalize()} {'ends' if len(cut.rows) == 1 else 'end'} at exactly {cut.width} {cut.unit}, "
-        f"a usual terminal width, with a value that may go on: the lines look truncated at that width; {marks}"
-    )
 
 
 def _place_by_values(batch: _Batch) -> None:
@@ -409,7 +400,6 @@ class _Cut:
     width: int
     unit: str  # "characters" (the text was cut) or "columns" (the line as a terminal shows it)
     rows: frozenset[int]  # indexes of the rows whose line reaches that width
-    sure: bool  # a value visibly stops there, or rows there lack fields; else only the width tells
 
 
 def _cut_width(batch: _Batch) -> _Cut | None:
@@ -418,8 +408,8 @@ def _cut_width(batch: _Batch) -> _Cut | None:
     Cut lines end at one width, the widest, counted in characters (a tool cut the text) or in
     columns with tabs expanded (a pager or terminal cut the line as shown). Either the header
     stops before Extra, or a line at that width ends visibly inside a value, or rows there lack
-    fields and two or more lines end there; or it is a usual terminal width and a line there
-    ends with a value that may go on. Lines of equal length that end in whole values are no cut.
+    fields and two or more lines end there (or it is a usual terminal width). Lines of equal
+    length that end in whole values are no cut.
     """
     header_cut = bool(missing_tail(batch.columns))
     lines = _texts(batch)
@@ -427,10 +417,9 @@ def _cut_width(batch: _Batch) -> _Cut | None:
         sizes = [measure(line) for line in lines]
         longest = max(sizes)
         at = frozenset(k - 1 for k, size in enumerate(sizes) if k and size == longest)
-        usual = longest in USUAL_TERMINAL_WIDTHS
-        evidence = "sure" if header_cut else _cut_evidence(batch, at, sizes.count(longest) > 1, usual)
-        if evidence:
-            return _Cut(longest, unit, at, evidence == "sure")
+        lacking = sizes.count(longest) > 1 or longest in USUAL_TERMINAL_WIDTHS
+        if header_cut or any(_ends_cut(batch, index, lacking) for index in at):
+            return _Cut(longest, unit, at)
     return None
 
 
@@ -447,29 +436,21 @@ def _shown_width(line: str) -> int:
     return width(expand_tabs(line)) if "\t" in line else width(line)
 
 
-def _cut_evidence(batch: _Batch, rows: frozenset[int], shared: bool, usual: bool) -> str | None:
-    """How one of `rows` (reaching the widest width, which is `shared` by two or more lines, or
-    a `usual` terminal width) shows a cut: "sure", "width" (only where it ends), or None."""
-    found = None
-    for index in rows:
-        line, _, fields = batch.raw[index]
-        column = batch.last_cell.get(index, len(fields) - 1)
-        # Short of fields, or (cells placed by their values) stopping before Extra without a tab.
-        short = len(fields) < batch.count or (column < batch.count - 1 and not line.endswith("\t"))
-        if short and (shared or usual):
-            return "sure"
-        if batch.expanded and line.endswith(" "):
-            if _shown_width(line) % batch.tab:
-                return "sure"  # it stops between two words of a value: its spaces reach no tab stop
-            continue  # the tabs before empty fields, expanded
-        if line.endswith("\t"):
-            continue  # it ends with a separator, not inside a value
-        end = value_end(batch.columns[column] if column < batch.count else "", fields[column])
-        if end == "open":
-            return "sure"
-        if shared and usual and end != "whole":
-            found = "width"
-    return found
+def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
+    """True when row `index`, whose line reaches the widest width, ends as a cut line does: inside
+    a value, or (`lacking`: that width is shared by two or more lines, or usual for terminals)
+    short of fields."""
+    line, _, fields = batch.raw[index]
+    column = batch.last_cell.get(index, len(fields) - 1)
+    # Short of fields, or (cells placed by their values) stopping before Extra without a tab.
+    if lacking and (len(fields) < batch.count or (column < batch.count - 1 and not line.endswith("\t"))):
+        return True
+    if batch.expanded and line.endswith(" "):
+        # Between two words of a value its spaces reach no tab stop; else they were tabs before empty fields.
+        return _shown_width(line) % batch.tab != 0
+    if line.endswith("\t"):
+        return False  # it ends with a separator, not inside a value
+    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column])
 
 
 def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:

@@ -12,19 +12,13 @@ from dataclasses import dataclass, field
 
 from analyzer.model import Row
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
-from analyzer.readers.shapes import value_end
+from analyzer.readers.shapes import stops_inside
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.wording import describe_lines, plural
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = re.compile(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
-# What shows that the lines were cut at one width.
-_CUT_SHOWN = {
-    "marker": f"the '{ROW_MARK}' lines are cut short",
-    "value": "a value stops inside an Extra item, a parenthesis or between two words there",
-    "width": "values that may go on end at that width, a usual one for terminals, on two or more lines",
-}
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
@@ -58,7 +52,7 @@ class _Records:
     record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker
     widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
     cut_width: int | None = None  # lines were cut at this width, as a star line shows
-    cut_by: str | None = None  # else what shows the cut: "value" (one stops inside) or "width" (a usual one)
+    cut_by_value: bool = False  # the cut width is shown by a value stopping inside, not by a star line
     cut_marker: int | None = None  # line of a row marker the paste stops inside
     notices: list[str] = field(default_factory=list)
     tabbed: int = 0
@@ -201,9 +195,9 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
             if item.pieces:
                 joined += len(item.pieces)
                 item.text = _unwrap(item.text, item.width, item.pieces, terminal)
-    if scan.cut_width is None and len(scan.widths) > 1:  # (a console pads every line to one width)
-        scan.cut_by = _values_cut(ends, widest)
-        scan.cut_width = widest if scan.cut_by else None
+    if scan.cut_width is None and len(scan.widths) > 1 and _values_cut(ends, widest):
+        # (A console pads every line to one width: then no value ends there.)
+        scan.cut_width, scan.cut_by_value = widest, True
     cut_rows: list[int] = []
     for index, item, last_width in ends:
         if scan.cut_width and last_width >= scan.cut_width:
@@ -213,17 +207,14 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
     return joined, cut_rows
 
 
-def _values_cut(ends: list[tuple[int, _Field, int]], widest: int) -> str | None:
-    """How the values whose line ends at the widest width show that the lines were cut there:
-    "value" when one stops visibly inside (an Extra item, a parenthesis, after a space), "width"
-    when two or more end there, a usual terminal width, and one may go on; else None."""
-    at = [item for _, item, last_width in ends if last_width == widest]
-    ending = [value_end(item.name.lower(), item.text) for item in at]
-    if "open" in ending or any(item.text.endswith(" ") and item.text.strip() for item in at):
-        return "value"
-    if len(at) > 1 and widest in USUAL_TERMINAL_WIDTHS and any(end != "whole" for end in ending):
-        return "width"
-    return None
+def _values_cut(ends: list[tuple[int, _Field, int]], widest: int) -> bool:
+    """True when a value whose line ends at the widest width visibly stops there: inside an Extra
+    item or a parenthesis, or after a space (no value ends with one)."""
+    return any(
+        stops_inside(item.name.lower(), item.text) or (item.text.endswith(" ") and item.text.strip() != "")
+        for _, item, last_width in ends
+        if last_width == widest
+    )
 
 
 def _table(records: list[list[_Field]]) -> tuple[list[str], list[Row], list[int]]:
@@ -262,7 +253,7 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
     if cut_rows:
         result.truncated = True
         result.notices.append(
-            f"The vertical output was truncated at {scan.cut_width} columns ({_CUT_SHOWN[scan.cut_by or 'marker']}): "
+            f"The vertical output was truncated at {scan.cut_width} columns ({_cut_shown(scan)}): "
             f"values reaching that width end with '{CUT}' and may be incomplete."
         )
     elif scan.cut_width:
@@ -278,6 +269,13 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
             f"{describe_lines([scan.record_lines[i] for i in missing])} {'lack' if len(missing) > 1 else 'lacks'} "
             f"fields the others have; missing values are shown as '{CUT}'."
         )
+
+
+def _cut_shown(scan: _Records) -> str:
+    """What shows that the lines were cut at `scan.cut_width`."""
+    if scan.cut_by_value:
+        return "a value stops there inside an Extra item, a parenthesis or between two words"
+    return f"the '{ROW_MARK}' lines are cut short"
 
 
 def _resume_after_remark(lines: list[str], k: int, colon: int | None) -> int | None:
