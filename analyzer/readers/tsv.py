@@ -413,7 +413,8 @@ def _cut_width(batch: _Batch) -> _Cut | None:
     """
     header_cut = bool(missing_tail(batch.columns))
     lines = _texts(batch)
-    for unit, measure in (("characters", len), ("columns", _shown_width)):
+    measures = (("characters", len), ("columns", _shown_width))
+    for unit, measure in measures[1:] if batch.expanded else measures:
         sizes = [measure(line) for line in lines]
         longest = max(sizes)
         at = frozenset(k - 1 for k, size in enumerate(sizes) if k and size == longest)
