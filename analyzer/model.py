@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMATS = ("table", "vertical", "tsv", "json", "tree")
+FORMATS = ("table", "vertical", "tsv", "csv", "json", "tree")
 SEVERITIES = ("good", "info", "warning", "bad")
 
 Row = dict[str, "str | None"]
@@ -59,6 +59,10 @@ OPERATIONS = (
     "other",
 )
 JOIN_ALGORITHMS = ("nested_loop", "block_nested_loop", "hash", "batched_key_access")
+# What became of a line of the paste (`LineSpan.role`): read as the plan (the EXPLAIN result set, or
+# the JSON or tree document, with the client's box or record around it), read as warnings (SHOW
+# WARNINGS, the client's `Note (Code …)` lines), the statement the query was taken from, or ignored.
+LINE_ROLES = ("plan", "warnings", "query", "ignored")
 # Nesting deeper than this is not modelled (the readers refuse such plans long before).
 MAX_NODE_DEPTH = 200
 
@@ -195,6 +199,21 @@ _NODE_TYPES: dict[str, type] = {
 _NODE_FIELDS = tuple(_NODE_TYPES)
 
 
+@dataclass(frozen=True, slots=True)
+class LineSpan:
+    """Lines `first` to `last` (1-based, as the paste's own line breaks count them, CRLF as one)
+    and what became of them: `role` is one of `LINE_ROLES`, `reason` says why in a few words."""
+
+    first: int
+    last: int
+    role: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API's `{"first", "last", "role", "reason"}`."""
+        return {"first": self.first, "last": self.last, "role": self.role, "reason": self.reason}
+
+
 @dataclass
 class Plan:
     """One EXPLAIN result as parsed from a paste.
@@ -202,10 +221,14 @@ class Plan:
     `columns` are the header's names lower-cased, in order; each row maps those names to
     the cell exactly as printed (a string) or None for NULL. For json and tree input,
     `plan` holds the nested plan as the paste gave it and `rows` a flattened per-table view of
-    it. `tree` is the plan model every format is read into.
+    it. `tree` is the plan model every format is read into. `variant` names the statement and
+    server that printed it when the output shows them ("MariaDB ANALYZE FORMAT=JSON"). `lines`
+    says which lines of the paste were read as what, in order; a line in no span is empty, and no
+    spans at all means not known.
     """
 
     format: str
+    variant: str | None = None
     columns: list[str] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)
     plan: Any = None
@@ -217,6 +240,7 @@ class Plan:
     uncertain: bool = False
     affected_rows: list[int] = field(default_factory=list)
     tree: PlanNode | None = None
+    lines: list[LineSpan] = field(default_factory=list)
 
 
 @dataclass
@@ -249,6 +273,7 @@ class Analysis:
         p = self.plan
         return {
             "format": p.format,
+            "variant": p.variant,
             "columns": list(p.columns),
             "rows": [dict(row) for row in p.rows],
             "plan": p.plan,
@@ -261,5 +286,6 @@ class Analysis:
             "annotations": [a.__dict__.copy() for a in self.annotations],
             "findings": [f.__dict__.copy() for f in self.findings],
             "notices": list(p.notices),
+            "lines": [span.to_dict() for span in p.lines],
             "tree": p.tree.to_dict() if p.tree is not None else None,
         }

@@ -6,10 +6,11 @@ from __future__ import annotations
 from analyzer.insight.annotations import annotate
 from analyzer.model import Analysis
 from analyzer.readers.dispatch import parse
+from analyzer.readers.line_roles import query_given
 
 # Bump when a parser or annotator change alters the output for the same input;
 # stored explains record the version that analyzed them.
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 
@@ -23,5 +24,6 @@ def analyze(text: str, query: str | None = None, max_bytes: int = DEFAULT_MAX_BY
         plan.tables = list(dict.fromkeys(name for row in plan.rows if (name := row.get("table"))))
     if query and query.strip():
         plan.query = query.strip()
+        plan.lines = query_given(plan.lines)
     annotations, findings = annotate(plan)
     return Analysis(plan=plan, annotations=annotations, findings=findings)

@@ -3,8 +3,8 @@
 Builds pathological pastes just under the 1 MiB limit (one huge line, walls of `|`, `{` nested
 50k deep, 200k tree lines, border-only lines, mixed line endings, row markers, prompts, fences,
 deep indentation, …), times `analyze()` on each (best of a few runs, since the machine is
-shared), then the query and paste highlighters on text just under their limits, and prints
-them slowest first. Anything over the limit (default 1 s) is flagged.
+shared), then the query and paste highlighters on text just under their limits, and the raw
+paste marked by its lines' spans (as many as a page marks), and prints them slowest first. Anything over the limit (default 1 s) is flagged.
 A ParseError is a fine answer; any other exception is reported as a failure.
 """
 
@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer import ParseError, analyze  # noqa: E402
 from analyzer.render.highlight import MAX_HIGHLIGHT_CHARS, MAX_HIGHLIGHT_QUERY_CHARS, highlight_explain, highlight_query  # noqa: E402
+from analyzer.render.view import MAX_MARKED_SPANS, build_view  # noqa: E402
 
 LIMIT = 1024 * 1024
 BUDGET = LIMIT - 64  # leave room so every input stays under the limit
@@ -152,7 +153,17 @@ def highlight_cases() -> dict[str, tuple[int, Callable[[], float]]]:
 
     found = {f"highlight query: {k}": timed(lambda t: highlight_query(t, {"t": 0}), v) for k, v in queries.items()}
     found |= {f"highlight paste: {k}": timed(highlight_explain, v) for k, v in pastes.items()}
+    marked = {"pipe lines": "|\n" * (e // 2), "1 MiB of pipe lines": "|\n" * (BUDGET // 2)}
+    found |= {f"marked paste: {k}": timed(_marked_view, v) for k, v in marked.items()}
     return found
+
+
+def _marked_view(text: str) -> None:
+    """The page's view of `text` with MAX_MARKED_SPANS one-line spans spread over its lines."""
+    count = text.count("\n")
+    step = max(1, count // MAX_MARKED_SPANS)
+    lines = [{"first": n, "last": n, "role": "ignored", "reason": "other text"} for n in range(1, count, step)]
+    build_view({"lines": lines[:MAX_MARKED_SPANS]}, text)
 
 
 def best_time(text: str, repeat: int) -> tuple[float, str]:

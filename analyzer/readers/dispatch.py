@@ -22,11 +22,21 @@ from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from analyzer.model import ParseError, Plan
+from analyzer.model import LineSpan, ParseError, Plan
+from analyzer.readers.csv_rows import parse_csv, starts_csv
 from analyzer.readers.json_plan import document_line, parse_json
+from analyzer.readers.line_roles import PlanPlace, line_spans, query_line
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
 from analyzer.readers.plan_model import plan_model
-from analyzer.readers.resultset import ALWAYS_PRINTED, CUT, STANDARD_ORDER, ResultSet, missing_tail
+from analyzer.readers.resultset import (
+    ALWAYS_PRINTED,
+    CUT,
+    PLAN_COLUMNS,
+    STANDARD_ORDER,
+    ResultSet,
+    is_explain_header,
+    missing_tail,
+)
 from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
@@ -38,15 +48,19 @@ from analyzer.wording import describe_lines, plural
 DEFAULT_MAX_BYTES = 1024 * 1024
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
+_COMPACT_RULE_RE = re.compile(r"^\s*\|(?::?-+:?\|){3,}\s*$")
 _DOUBLE_RULE_RE = re.compile(r"^\s*\+=[=+]*\+\s*$")
 # What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
 _TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
 _JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
 # The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
 _HEADER_RE = re.compile(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
-# The column a client prints a JSON or tree plan under.
-_PLAN_COLUMNS = {"explain", "analyze", "show explain", "show analyze"}
-EXPECTED = "expected the table, vertical (\\G), tab-separated, JSON or tree output of EXPLAIN"
+EXPECTED = "expected the table, vertical (\\G), tab-separated, comma-separated, JSON or tree output of EXPLAIN"
+# Words of EXPLAIN output that prose seldom holds: a line with some of them is where a plan was meant.
+_EXPLAIN_WORDS_RE = re.compile(
+    r"\b(select_type|possible_keys|key_len|Using where|Using index|Using filesort|Using temporary|eq_ref)\b",
+    re.IGNORECASE,
+)
 
 
 def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Plan:
@@ -71,7 +85,7 @@ def _parse(text: str) -> Plan:
     if not cleaned.text.strip():
         raise ParseError(f"The paste is empty: {EXPECTED}.")
     lines, notices = _ascii_lines(cleaned)
-    found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    found = join_stacked(result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width), lines)
     warnings = cleaned.warnings + _warning_messages(found)
     reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
     plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
@@ -80,13 +94,14 @@ def _parse(text: str) -> Plan:
         table = next((r for r in reading.explains if not r.truncated), None)
         if table is None or at is None or table.start > at:
             return _plan_result(reading, plan, at)
+        reading.plan_at = at, plan.format
         notices.append(
             f"The paste also holds a {plan.format.upper()} plan (from line {cleaned.numbers[at]}); "
             "it was ignored: the tabular EXPLAIN comes first."
         )
     _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
     if not reading.explains:
-        raise _not_explain(found)
+        raise _not_explain(found, lines, cleaned.numbers)
     return _table_result(reading)
 
 
@@ -100,6 +115,7 @@ class _Reading:
     explains: list[ResultSet]  # those of `found` that are EXPLAIN output
     notices: list[str]
     warnings: list[str]
+    plan_at: tuple[int, str] | None = None  # the line and format of a JSON or tree plan left out
 
 
 def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
@@ -126,6 +142,13 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         for i in ruled:
             lines[i] = lines[i].replace("=", "-")
         notices.append(f"Read {plural(len(ruled), 'header rule')} drawn with '=' as '+---+'.")
+    compact = _compact_markdown_lines(lines)
+    if compact:
+        # `|id|select_type|` (a GUI client's Markdown copy): spaced out the way tables are printed.
+        lines = list(lines)
+        for i in compact:
+            lines[i] = _spaced_pipes(lines[i])
+        notices.append(f"Spaced out {plural(len(compact), 'Markdown table line')} written without spaces around '|'.")
     tabbed = _tabbed_table_lines(lines)
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
@@ -163,25 +186,44 @@ def _plan_result(reading: _Reading, plan: Plan, at: int | None) -> Plan:
         notices.append(_other_text_notice(other, cleaned.numbers))
     plan.notices = notices + plan.notices
     plan.warnings = reading.warnings + plan.warnings
+    query_at = query_line(cleaned.queries, None) if plan.query is None else None
+    plan.lines = _lines_read(reading, None, (at, plan.format) if at is not None else None, query_at)
     if plan.query is None:
         plan.query = cleaned.query
     return plan
 
 
-def _not_explain(found: list[ResultSet]) -> ParseError:
-    """The error for a paste without EXPLAIN output, naming what its first result set holds."""
+def _not_explain(found: list[ResultSet], lines: list[str], numbers: list[int]) -> ParseError:
+    """The error for a paste without EXPLAIN output, naming what its first result set holds, or
+    the first line that speaks of EXPLAIN output in a layout no reader knows."""
     if not found:
-        return ParseError(f"No EXPLAIN output found: {EXPECTED}.")
+        seen = next(((i, words) for i, line in enumerate(lines) if len(words := _explain_words(line)) >= 2), None)
+        if seen is None:
+            return ParseError(f"No EXPLAIN output found: {EXPECTED}.")
+        at, words = seen
+        return ParseError(
+            f"Line {numbers[at]} holds words of EXPLAIN output ({', '.join(words[:4])}), but neither it nor the "
+            f"lines around it are in a layout that could be read: {EXPECTED}.",
+            line=numbers[at],
+        )
     first = found[0]
     names = [name for name in first.columns if name.strip()]
     what = f"has the columns {', '.join(names[:6])}, which are not those of EXPLAIN" if names else "has no column names"
     return ParseError(f"The result set on line {first.first_line} {what}; {EXPECTED}.", line=first.first_line)
 
 
+def _explain_words(line: str) -> list[str]:
+    if len(line) > 4000:
+        line = line[:4000]
+    return list(dict.fromkeys(match.group(1) for match in _EXPLAIN_WORDS_RE.finditer(line)))
+
+
 def _table_result(reading: _Reading) -> Plan:
     """The EXPLAIN result set chosen among those found as the answer, with notices about the rest."""
     cleaned, notices = reading.cleaned, reading.notices
     chosen, extra_notices = _choose(reading.explains, cleaned.numbers)
+    query_at = None if chosen.query else query_line(cleaned.queries, chosen.start)
+    lines = _lines_read(reading, chosen, reading.plan_at, query_at)
     notices += _foreign_notices(reading.found, cleaned.numbers)
     other = _other_text(reading.lines, reading.found)
     if other:
@@ -194,6 +236,7 @@ def _table_result(reading: _Reading) -> Plan:
         notices.append("The EXPLAIN output has a header but no rows: the rows are missing.")
     return Plan(
         format=chosen.format,
+        variant="MariaDB ANALYZE" if "r_rows" in chosen.columns else None,
         columns=chosen.columns,
         rows=chosen.rows,
         query=chosen.query or _query_for(chosen, cleaned.queries) or cleaned.query,
@@ -202,12 +245,51 @@ def _table_result(reading: _Reading) -> Plan:
         truncated=chosen.truncated,
         uncertain=chosen.uncertain,
         affected_rows=chosen.affected_rows,
+        lines=lines,
     )
+
+
+def _lines_read(
+    reading: _Reading, chosen: ResultSet | None, plan_at: tuple[int, str] | None, query_at: int | None
+) -> list[LineSpan]:
+    """What became of each line of the paste (`Plan.lines`, see `readers.line_roles`): `chosen` is
+    the result set shown, else the JSON or tree plan at `plan_at` (line, format) is; none is known
+    for a plan whose place is not. `query_at` is the line of the statement the query comes from."""
+    place = None
+    if plan_at is not None:
+        at, kind = plan_at
+        text = _TREE_TEXT_RE if kind == "tree" else _JSON_TEXT_RE
+        place = PlanPlace(at, _plan_end(reading.lines, at, kind), kind, text, _HEADER_RE, shown=chosen is None)
+    elif chosen is None:
+        return []
+    return line_spans(reading.cleaned, reading.lines, reading.found, chosen=chosen, place=place, query_at=query_at)
 
 
 def _other_text_notice(other: list[int], numbers: list[int]) -> str:
     """The notice about the lines of other text (indexes `other`) that were left out."""
     return f"Ignored {plural(len(other), 'line')} of other text ({describe_lines([numbers[i] for i in other])})."
+
+
+def _compact_markdown_lines(lines: list[str]) -> list[int]:
+    """Indexes of the lines of Markdown tables written without spaces around their `|` signs: a
+    header over a `|--|---|` rule, and the `|` rows under it."""
+    found: list[int] = []
+    for i in range(len(lines) - 1):
+        header = lines[i]
+        if (not found or i > found[-1]) and header.count("|") >= 4 and " | " not in header:
+            if not _COMPACT_RULE_RE.match(lines[i + 1]):
+                continue
+            j = i + 2
+            while j < len(lines) and lines[j].lstrip().startswith("|") and " | " not in lines[j]:
+                j += 1
+            found.extend(range(i, j))
+    return found
+
+
+def _spaced_pipes(line: str) -> str:
+    """`|a|b|` as `| a | b |`; an escaped `\\|` inside a cell stays."""
+    cells = re.split(r"(?<!\\)\|", line.strip())
+    return " | ".join(cell.strip() for cell in cells).strip()
 
 
 def _tabbed_table_lines(lines: list[str]) -> list[int]:
@@ -242,10 +324,50 @@ def result_sets(
             result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif starts_tsv(line):
             result, end = parse_tsv(lines, numbers, i, terminal_width)
+        elif "," in line and starts_csv(line):
+            result, end = parse_csv(lines, numbers, i)
         if result is not None:
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def join_stacked(found: list[ResultSet], lines: list[str]) -> list[ResultSet]:
+    """Tables printed one above the other that are parts of one wide EXPLAIN (Rails splits a plan
+    wider than its limit into boxes of a few columns each), joined back into one result set."""
+    out: list[ResultSet] = []
+    for result in found:
+        previous = out[-1] if out else None
+        if previous is not None and _continues(previous, result, lines):
+            out[-1] = _joined(previous, result)
+        else:
+            out.append(result)
+    return out
+
+
+def _continues(top: ResultSet, below: ResultSet, lines: list[str]) -> bool:
+    """Whether `below` holds the next columns of the EXPLAIN in `top`, for the same rows."""
+    if top.format != "table" or below.format != "table" or len(top.rows) != len(below.rows) or not top.rows:
+        return False
+    if any(line.strip() for line in lines[top.end : below.start]):
+        return False
+    order = [STANDARD_ORDER.index(c) if c in STANDARD_ORDER else -1 for c in top.columns + below.columns]
+    return -1 not in order and order == sorted(set(order)) and is_explain_header(top.columns + below.columns)
+
+
+def _joined(top: ResultSet, below: ResultSet) -> ResultSet:
+    rows = [{**upper, **lower} for upper, lower in zip(top.rows, below.rows, strict=True)]
+    result = ResultSet("table", top.columns + below.columns, rows, top.first_line, notices=top.notices + below.notices)
+    result.start, result.end = top.start, below.end
+    result.truncated = top.truncated or below.truncated
+    result.affected_rows = sorted(set(top.affected_rows + below.affected_rows))
+    result.closed = top.closed and below.closed
+    result.skipped = top.skipped + below.skipped
+    result.notices.append(
+        f"Joined the tables on lines {top.first_line} and {below.first_line}, one above the other, into one plan: "
+        "they hold the columns of one EXPLAIN for the same rows (a wide result printed in parts)."
+    )
+    return result
 
 
 def _covered(lines: list[str], found: list[ResultSet]) -> bytearray:
@@ -305,7 +427,7 @@ def _foreign_notices(found: list[ResultSet], numbers: list[int], at: int | None 
         and not r.is_warnings
         and any(c.strip() for c in r.columns)
         and not (at is not None and r.start <= at < r.end)
-        and not any(c.strip().lower() in _PLAN_COLUMNS for c in r.columns)
+        and not any(c.strip().lower() in PLAN_COLUMNS for c in r.columns)
     ]
     if not foreign:
         return []
@@ -338,52 +460,61 @@ def _may_start(line: str) -> bool:
         or "Warnings:" in line
         or "<" in line
         or line.strip() == "id"
+        or line.count(",") >= 4
     )
 
 
 def _mark_missing_columns(result: ResultSet) -> None:
-    """Add `rows`/`extra` as missing (`…`) when the header stops before them: the lines were cut;
-    and any other column every EXPLAIN has that is missing between present ones (a lost line of
+    """Add the columns every EXPLAIN has that the header lacks, as missing (`…`): `rows`/`extra`
+    after its last column (the lines were cut), others between present ones (a lost line of
     vertical output; a tab-separated header is one line, so a column missing there was left out
-    by hand)."""
-    if result.format != "tsv":
-        _mark_missing_inner_columns(result)
+    by hand); or, in a box whose lines are complete, any of them (left out of the paste)."""
     tail = missing_tail(result.columns)
-    if not tail:
+    inner = _missing_inner_columns(result.columns) if result.format != "tsv" else []
+    if not (tail or inner) or not result.is_explain:
         return
-    result.columns = result.columns + tail
-    for row in result.rows:
-        row.update(dict.fromkeys(tail, CUT))
-    result.truncated = True
-    result.affected_rows = list(range(len(result.rows)))
-    result.notices.append(
-        f"The columns stop at '{result.columns[-len(tail) - 1]}' and {' and '.join(tail)} are missing, "
-        f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
-    )
+    if result.closed:
+        absent = [c for c in ALWAYS_PRINTED if c not in result.columns]
+        _add_missing(result, absent, [])
+        result.notices.append(
+            f"The table has no {', '.join(absent)} column{'s' if len(absent) > 1 else ''}, which every EXPLAIN has; "
+            f"its lines are complete, so they were left out of the paste. Missing cells are shown as '{CUT}'."
+        )
+        return
+    last = result.columns[-1]
+    _add_missing(result, inner, tail)
+    if inner:
+        result.notices.append(
+            f"The column{'s' if len(inner) > 1 else ''} {', '.join(inner)}, which every EXPLAIN has, "
+            f"{'are' if len(inner) > 1 else 'is'} missing: a line was lost. Missing cells are shown as '{CUT}'."
+        )
+    if tail:
+        result.notices.append(
+            f"The columns stop at '{last}' and {' and '.join(tail)} are missing, "
+            f"which every EXPLAIN has: the lines look truncated. Missing cells are shown as '{CUT}'."
+        )
 
 
-def _mark_missing_inner_columns(result: ResultSet) -> None:
-    known = [c for c in result.columns if c in STANDARD_ORDER]
+def _missing_inner_columns(columns: list[str]) -> list[str]:
+    """The columns every EXPLAIN has that are missing before the header's last known column."""
+    known = [STANDARD_ORDER.index(c) for c in columns if c in STANDARD_ORDER]
     if not known:
-        return
-    last = max(STANDARD_ORDER.index(c) for c in known)
-    missing = [c for c in ALWAYS_PRINTED if c not in result.columns and STANDARD_ORDER.index(c) < last]
-    if not missing:
-        return
-    order = {c: STANDARD_ORDER.index(c) for c in known}
+        return []
+    return [c for c in ALWAYS_PRINTED if c not in columns and STANDARD_ORDER.index(c) < max(known)]
+
+
+def _add_missing(result: ResultSet, inner: list[str], tail: list[str]) -> None:
+    """Put the `inner` columns in their places and the `tail` ones at the end, every cell `…`."""
+    order = {c: STANDARD_ORDER.index(c) for c in result.columns if c in STANDARD_ORDER}
     columns = list(result.columns)
-    for name in missing:
+    for name in inner:
         at = next((k for k, c in enumerate(columns) if order.get(c, -1) > STANDARD_ORDER.index(name)), len(columns))
         columns.insert(at, name)
         order[name] = STANDARD_ORDER.index(name)
-    result.columns = columns
-    result.rows = [{c: row.get(c, CUT) for c in columns} for row in result.rows]
+    result.columns = columns + tail
+    result.rows = [{c: row.get(c, CUT) for c in result.columns} for row in result.rows]
     result.truncated = True
     result.affected_rows = list(range(len(result.rows)))
-    result.notices.append(
-        f"The column{'s' if len(missing) > 1 else ''} {', '.join(missing)}, which every EXPLAIN has, "
-        f"{'are' if len(missing) > 1 else 'is'} missing: a line was lost. Missing cells are shown as '{CUT}'."
-    )
 
 
 def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]], numbers: list[int]) -> None:

@@ -38,6 +38,7 @@ from analyzer.readers.document_model import SUBQUERY_LISTS, document_tree, opera
 from analyzer.readers.resultset import STANDARD_ORDER
 from analyzer.readers.tree_plan import flatten_nodes, make_node
 from analyzer.repair.rejoin import describe, rejoin
+from analyzer.wording import plural
 
 # A document nested deeper than this is refused; real plans stay far below it.
 MAX_DEPTH = 120
@@ -79,6 +80,8 @@ _BATCH_ESCAPE = re.compile(r"\\(.)")
 _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "Z": "\x1a", "b": "\b"}
 # Where a quoted part of a document starts: one of its keys first on a line, opening an object or list.
 _FRAGMENT_RE = re.compile(r'^[ \t]*"(query_block|table|nested_loop)"\s*:\s*[{\[]', re.MULTILINE)
+_TYPOGRAPHIC_QUOTES = ("\u201c", "\u201d", "\u201e", "\u201f", "\u2033")
+_STRAIGHTEN = str.maketrans(dict.fromkeys(_TYPOGRAPHIC_QUOTES, '"'))
 # Strings and the structural characters of JSON, for the truncation scan.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
 
@@ -93,6 +96,18 @@ def parse_json(text: str, margins: list[int] | None = None) -> Plan | None:
     """
     if "{" not in text:
         return None
+    plan = _parse_json(text, margins)
+    if any(q in text for q in _TYPOGRAPHIC_QUOTES) and (plan is None or plan.truncated):
+        # A blog or a word processor curled the quotes: straight ones may make it a whole document.
+        straight = _parse_json(text.translate(_STRAIGHTEN), margins)
+        if straight is not None and not straight.truncated:
+            count = sum(text.count(q) for q in _TYPOGRAPHIC_QUOTES)
+            straight.notices.insert(0, f"Straightened {plural(count, 'typographic quote')} (“ ”) in the JSON plan.")
+            return straight
+    return plan
+
+
+def _parse_json(text: str, margins: list[int] | None) -> Plan | None:
     tried = 0
     for match in _START.finditer(text):
         if match.group(1) not in _TOP_KEYS:
@@ -114,6 +129,14 @@ def _read_fragment(text: str) -> Plan | None:
     if match is None:
         return None
     key = match.group(1)
+    if key == "query_block":
+        whole = _document_without_braces(text[match.start() :])
+        if whole is not None:
+            whole.notices.append(
+                f'The JSON plan lacks its outer braces (it starts at "query_block", line '
+                f"{text.count(chr(10), 0, match.start()) + 1}); it holds the whole plan all the same."
+            )
+            return whole
     opening = "{" if key == "query_block" else '{"query_block": {'
     plan = _read_document(opening + text[match.start() :], 0)
     if plan is None or not plan.rows:
@@ -124,6 +147,17 @@ def _read_fragment(text: str) -> Plan | None:
         "without the braces around it, so the rest of the plan is missing."
     )
     return plan
+
+
+def _document_without_braces(fragment: str) -> Plan | None:
+    """The whole document of a fragment that starts at `"query_block":` and is complete but for
+    its outer braces (the opening one, or both), or None."""
+    body = fragment.rstrip()
+    for document in ("{" + body, "{" + body + "}"):
+        plan = _read_document(document, 0)
+        if plan is not None and plan.rows and not plan.truncated:
+            return plan
+    return None
 
 
 def document_line(text: str) -> int | None:
@@ -387,9 +421,9 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         tree = document_tree(doc, rows, [row["_source"] for row in flat.rows])
         dialect = _dialect(source)
         statement = "ANALYZE FORMAT=JSON" if analyze else "EXPLAIN FORMAT=JSON"
-        notices.insert(0, f"{dialect} {statement} plan; the table view is derived from it.")
         return Plan(
             format="json",
+            variant=f"{dialect} {statement}",
             columns=columns,
             rows=rows,
             plan=doc,
@@ -403,7 +437,6 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
     columns, rows, tables = flatten_nodes(nodes)
     analyzed = any(row.get("r_rows") is not None or row.get("loops") is not None for row in rows)
     label = "EXPLAIN ANALYZE FORMAT=JSON" if analyzed else "EXPLAIN FORMAT=JSON"
-    notices.insert(0, f"MySQL {label} (version 2) plan; the table view is derived from it.")
     query = doc.get("query") if isinstance(doc.get("query"), str) else None
     return Plan(
         format="json",
@@ -415,6 +448,7 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         notices=notices,
         truncated=truncated,
         tree=operations_tree(nodes, rows),
+        variant=f"MySQL {label} (version 2)",
     )
 
 

@@ -17,8 +17,17 @@ WARNING_COLUMNS = ("level", "code", "message")
 STANDARD_ORDER = EXPLAIN_COLUMN_ORDER
 EXPLAIN_COLUMNS = frozenset(STANDARD_ORDER)
 
+# The column a client prints a JSON or tree plan under (lower-cased).
+PLAN_COLUMNS = frozenset({"explain", "analyze", "show explain", "show analyze"})
+
 # The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
 ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
+
+# What the `type` column of a tabular EXPLAIN prints (NULL aside).
+ACCESS_TYPES = frozenset(
+    ("system", "const", "eq_ref", "ref", "fulltext", "ref_or_null", "index_merge", "unique_subquery")
+    + ("index_subquery", "range", "index", "ALL", "hash_ALL", "hash_range", "hash_index", "hash_index_merge")
+)
 
 # What two copies of the same result set have in common: the column names and the rows' cells.
 ResultKey = tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]
@@ -33,10 +42,12 @@ class ResultSet:
     notices: list[str] = field(default_factory=list)
     truncated: bool = False
     uncertain: bool = False  # read completely, but how cells fall into columns is a guess
+    closed: bool = False  # every line keeps its right edge (a table's closing `|`): none was cut
     affected_rows: list[int] = field(default_factory=list)
     start: int = 0  # index of its first cleaned line
     end: int = 0  # index of the first cleaned line after it
     query: str | None = None  # the statement the output itself names (`mysql --xml`)
+    skipped: list[int] = field(default_factory=list)  # indexes of lines in it left out (a remark typed inside)
 
     @property
     def is_explain(self) -> bool:
@@ -65,6 +76,18 @@ def missing_tail(columns: list[str]) -> list[str]:
         return []
     last = max(STANDARD_ORDER.index(c) for c in known)
     return [c for c in ("rows", "extra") if c not in columns and STANDARD_ORDER.index(c) > last]
+
+
+def fits_columns(columns: list[str], cells: list[str]) -> bool:
+    """Whether the cells look like they are in their columns: an `id` is a number, a `type` an
+    access type (either may be NULL or empty)."""
+    for name, cell in zip(columns, cells, strict=False):
+        text = cell.strip()
+        if text in ("", "NULL", "(NULL)") or text.endswith(CUT):
+            continue
+        if (name == "id" and not text.isdigit()) or (name == "type" and text not in ACCESS_TYPES):
+            return False
+    return True
 
 
 def unique_names(names: list[str]) -> list[str]:

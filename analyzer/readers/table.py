@@ -121,6 +121,7 @@ class _Table:
     markdown: bool = False  # a `|---|---|` rule under the header: a Markdown table
     collapsed: bool = False  # the header does not line up with the border either: spaces were collapsed
     loose: int = 0  # lines split at their `|` signs instead of the border's columns
+    skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
 
 def parse_table(
@@ -245,6 +246,7 @@ def _after_gap(table: _Table, frame: _Frame, j: int) -> int | None:
         return None
     # A reply's comment typed between two rows: the table goes on after it.
     remark = [table.numbers[k] for k in range(j, resume) if lines[k].strip()]
+    table.skipped += range(j, resume)
     table.notices.append(
         f"Ignored {plural(len(remark), 'line')} of other text inside the table ({describe_lines(remark)})."
     )
@@ -315,6 +317,9 @@ def _result(table: _Table, frame: _Frame, physical: list[tuple[str, int]]) -> Re
     header_cells, header_ok = _read_header(table, frame, header_text)
     columns = unique_names([c.lower() for c in header_cells])
     result = ResultSet("table", columns, [], table.numbers[table.start], notices=table.notices)
+    # A box exactly as wide as a terminal may have been cut there at a column border.
+    result.closed = frame.total is not None and frame.total not in USUAL_TERMINAL_WIDTHS
+    result.skipped = table.skipped
     damaged_lines = _read_rows(table, frame, result, physical[1:], header_cells)
     _report_joins(table.joins, result.notices, frame.wrap)
     if table.markdown:
@@ -379,7 +384,7 @@ def _read_rows(
             # Whole rows that do not line up (a markdown table, or spaces collapsed by a chat or a
             # web page): split them at the `|` signs that have a space beside them. In a table
             # whose header lines up, a row that does not is damaged instead.
-            parts = _loose_cells(text, frame)
+            parts = _loose_cells(text, frame, table.markdown)
             if parts is not None and len(parts) == len(result.columns):
                 cells, ok = parts, True
                 table.loose += 1
@@ -686,7 +691,7 @@ def _gaps(
     return fitting
 
 
-def _loose_cells(text: str, frame: _Frame) -> list[str] | None:
+def _loose_cells(text: str, frame: _Frame, markdown: bool = False) -> list[str] | None:
     """The cells of a whole line that does not line up with the columns, cut at each `|` that has
     a space beside it (a `|` inside a cell, as in `ref|filter`, has none); None if not whole."""
     s = text.strip()
@@ -695,9 +700,10 @@ def _loose_cells(text: str, frame: _Frame) -> list[str] | None:
             return None
         s = s[1:]
     if not frame.right_open:
-        if not s.endswith("|"):
-            return None
-        s = s[:-1]
+        if s.endswith("|"):
+            s = s[:-1]
+        elif not markdown:
+            return None  # a Markdown row may leave out its closing `|`; other rows were cut
     cells = []
     begin = 0
     for index, char in enumerate(s):

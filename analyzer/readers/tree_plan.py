@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.model import Plan
+from analyzer.wording import plural
 
 # Nesting deeper than this is cut off (with a notice); real plans stay far below it.
 MAX_DEPTH = 100
@@ -188,7 +189,7 @@ def parse_tree(text: str) -> Plan | None:
             notices.append(f"The paste holds {len(plans)} plans; only the first one is shown.")
     if wrapped:
         notices.append(
-            f"{wrapped} plan line(s) were hard-wrapped (by a terminal or mail client) and have been rejoined."
+            f"Rejoined {plural(wrapped, 'plan line')} hard-wrapped by a terminal or mail client."
         )
     roots, flat = _nest(first, nodes)
     if flat:
@@ -199,8 +200,8 @@ def parse_tree(text: str) -> Plan | None:
         notices.append(f"The plan nests deeper than {MAX_DEPTH} levels; deeper nodes are left out.")
     columns, rows, tables = flatten_nodes(roots)
     analyzed = "loops" in columns
-    notices.insert(0, "MySQL EXPLAIN ANALYZE tree." if analyzed else "MySQL EXPLAIN FORMAT=TREE plan.")
-    return Plan(format="tree", columns=columns, rows=rows, plan=roots, tables=tables, notices=notices)
+    variant = "MySQL EXPLAIN ANALYZE" if analyzed else "MySQL EXPLAIN FORMAT=TREE"
+    return Plan(format="tree", columns=columns, rows=rows, plan=roots, tables=tables, notices=notices, variant=variant)
 
 
 def make_node(

@@ -21,6 +21,7 @@ from analyzer.readers.resultset import (
     EXPLAIN_COLUMNS,
     STANDARD_ORDER,
     ResultSet,
+    fits_columns,
     is_explain_header,
     missing_tail,
     unique_names,
@@ -90,6 +91,7 @@ class _Batch:
     placed: list[int] = field(default_factory=list)  # numbers of lines whose cells were placed by their values
     last_cell: dict[int, int] = field(default_factory=dict)  # per placed row (index), the column of its last cell
     raw: list[tuple[str, int, list[str]]] = field(default_factory=list)  # (line, its number, fields)
+    skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
     def __post_init__(self) -> None:
         self.count = len(self.columns)
@@ -212,6 +214,7 @@ def _after_blank(batch: _Batch, j: int) -> int | None:
     if batch.raw and not batch.expanded and (resume := _resume_after_remark(lines, j, batch.count)):
         # A reply's comment typed between two rows: the rows go on after it.
         remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
+        batch.skipped += range(j, resume)
         batch.notices.append(
             f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
         )
@@ -300,6 +303,7 @@ def _result(batch: _Batch) -> ResultSet:
     rows, damaged, filled = _fill_rows(batch, cut)
     _report_repairs(batch, filled)
     result = ResultSet("tsv", batch.columns, rows, batch.numbers[batch.start], notices=batch.notices)
+    result.skipped = batch.skipped
     result.uncertain = bool(batch.placed)
     if cut is not None:
         result.truncated = True
@@ -332,8 +336,11 @@ def _place_by_values(batch: _Batch) -> None:
         if not batch.padded and len(fields) <= batch.count:
             continue
         cells = [cell.strip(" ") for cell in fields if cell.strip(" ")]
-        if len(cells) == len(names) and all(cell_fit(c, v, None) is not None for c, v in zip(names, cells, strict=True)):
-            placed: list[str] | None = cells
+        placed: list[str] | None = None
+        if len(fields) == len(names) and _fit(names, fields):
+            placed = fields  # one field per name (the header alone has an empty field)
+        elif len(cells) == len(names) and _fit(names, cells):
+            placed = cells
             collapsed.append(number)
         else:
             placed = _placed_cells(cells, names)
@@ -346,6 +353,14 @@ def _place_by_values(batch: _Batch) -> None:
         batch.raw[index] = (line, number, placed)
     batch.columns, batch.count = names, len(names)
     _report_placing(batch, collapsed, padded)
+
+
+def _fit(names: list[str], cells: list[str]) -> bool:
+    """True when every cell (an empty one is NULL as a grid shows it) fits its column."""
+    return all(
+        not cell.strip(" ") or cell_fit(name, cell.strip(" "), None) is not None
+        for name, cell in zip(names, cells, strict=True)
+    )
 
 
 def _placed_cells(cells: list[str], names: list[str]) -> list[str] | None:
@@ -468,13 +483,13 @@ def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], l
             # The line was cut: its last field may go on (an empty one is lost), and so are those after it.
             fields[last] += CUT
             fields[last + 1 :] = [CUT] * (len(fields) - last - 1)
-        elif len(fields) == count - 1 and columns[-1] == "extra":
+        elif len(fields) == count - 1 and columns[-1] == "extra" and fits_columns(columns, fields):
             fields.append("")
             filled.append(number)
         if len(fields) != count or fields[last].endswith(CUT):
             damaged.append(len(rows))
         fields = (fields + [CUT] * count)[:count]
-        rows.append({name: value(cell) for name, cell in zip(columns, fields, strict=True)})
+        rows.append({name: value(cell.strip(" ")) for name, cell in zip(columns, fields, strict=True)})
     return rows, damaged, filled
 
 

@@ -19,6 +19,8 @@ from analyzer.wording import describe_lines, plural
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = re.compile(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
+# No terminal or mail client wraps lines narrower than this.
+_NARROWEST_WRAP = 40
 _FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
@@ -59,6 +61,7 @@ class _Records:
     wrapped_markers: int = 0
     colon: int | None = None  # where the fields of the current record have their colon
     last_number: str | None = None  # the number of the last row marker
+    skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
 
 def parse_vertical(
@@ -77,6 +80,7 @@ def parse_vertical(
     result = ResultSet(
         "vertical", columns, rows, numbers[start], notices=scan.notices, affected_rows=sorted({*cut_rows, *missing})
     )
+    result.skipped = scan.skipped
     if scan.cut_marker is not None:
         result.truncated = True
         result.notices.append(
@@ -154,6 +158,7 @@ def _after_blank(scan: _Records, j: int) -> int | None:
     if resume is not None:
         # A reply's comment typed inside a record: the record goes on after it.
         remark = [numbers[i] for i in range(k, resume) if lines[i].strip()]
+        scan.skipped += range(k, resume)
         scan.notices.append(
             f"Ignored {plural(len(remark), 'line')} of other text inside the vertical output "
             f"({describe_lines(remark)})."
@@ -175,11 +180,20 @@ def _read_field(scan: _Records, line: str) -> bool:
     ):
         scan.colon = len(match.group(1)) + len(match.group(2))
         scan.records[-1].append(_Field(match.group(2), match.group(3) or "", line_width, []))
-    elif scan.records[-1]:
+    elif scan.records[-1] and _may_wrap(scan.records[-1][-1], line):
         scan.records[-1][-1].pieces.append(line)
     else:
         return False
     return True
+
+
+def _may_wrap(item: _Field, line: str) -> bool:
+    """Whether `line` may go on with `item`'s value: a terminal or a mail client wraps a line
+    only where its next word would not fit its width. A short `Extra: Using index` followed by
+    `...` or a backquote (closing a heredoc or a string) was not wrapped."""
+    last = screen_width(item.pieces[-1]) if item.pieces else item.width
+    words = line.split(None, 1)
+    return last + 1 + screen_width(words[0] if words else line) > _NARROWEST_WRAP
 
 
 def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[int]]:

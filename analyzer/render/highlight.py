@@ -11,6 +11,7 @@ Glossary terms get token types of their own per severity (`Name.Builtin.Term.Bad
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -480,6 +481,31 @@ def highlight_explain(text: str) -> str:
         return html.escape(text)
     lexer = ExplainLexer()
     return _spans((ttype, value) for _, ttype, value in lexer.get_tokens_unprocessed(text))
+
+
+def highlight_explain_parts(text: str, cuts: list[int]) -> list[str]:
+    """The raw paste as `highlight_explain` shows it, cut at the character offsets `cuts` (in
+    order, each inside the text) into `len(cuts) + 1` parts of HTML, each closing its own spans.
+    The paste is lexed as a whole, so a part reads on from where the one before it stopped; above
+    MAX_HIGHLIGHT_CHARS, or should the lexer not give back every character, the parts are plain."""
+    bounds = [0, *cuts, len(text)]
+    plain = [html.escape(text[a:b]) for a, b in itertools.pairwise(bounds)]
+    if len(text) > MAX_HIGHLIGHT_CHARS:
+        return plain
+    tokens = [(ttype, value) for _, ttype, value in ExplainLexer().get_tokens_unprocessed(text)]
+    if "".join(value for _, value in tokens) != text:
+        return plain
+    parts: list[list[tuple[_TokenType, str]]] = [[] for _ in plain]
+    k, pos = 0, 0
+    for ttype, value in tokens:
+        while value:
+            while pos >= bounds[k + 1] and k + 1 < len(parts):
+                k += 1
+            piece = value[: bounds[k + 1] - pos] if k + 1 < len(parts) else value
+            parts[k].append((ttype, piece))
+            value = value[len(piece) :]
+            pos += len(piece)
+    return [_spans(part) for part in parts]
 
 
 def _token_rules(style: str) -> str:

@@ -20,7 +20,7 @@ from analyzer.readers.plan_model import stored_model
 MAX_DEPTH = 48
 MAX_NODES = 2000
 # Formats whose rows are the paste's own cells: figures are shown as printed.
-_TABULAR = ("table", "vertical", "tsv")
+_TABULAR = ("table", "vertical", "tsv", "csv")
 
 
 @dataclass

@@ -70,12 +70,15 @@ def format_report(analysis: Analysis) -> str:
     """Table, then query, notices and findings: what a terminal user wants to read."""
     plan = analysis.plan
     doubts = [word for word, flag in (("incomplete paste", plan.truncated), ("uncertain reading", plan.uncertain)) if flag]
-    parts = [f"format: {plan.format}" + (f" ({', '.join(doubts)})" if doubts else "")]
+    said = [plan.variant] if plan.variant else []
+    parts = [f"format: {plan.format}" + (f" ({', '.join(said + doubts)})" if said or doubts else "")]
     table = format_table(plan)
     if table:
         parts.append(table)
     if plan.query:
         parts.append(f"query: {plan.query}")
+    if plan.warnings:
+        parts.append("server notes (SHOW WARNINGS):\n" + "\n".join(f"  - {w}" for w in plan.warnings))
     if plan.notices:
         parts.append("notices:\n" + "\n".join(f"  - {n}" for n in plan.notices))
     if analysis.findings:

@@ -8,14 +8,15 @@ here: highlighted HTML comes back as plain strings the template tag marks safe.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.insight import glossary
-from analyzer.model import Plan
-from analyzer.render.highlight import highlight_explain, highlight_query
+from analyzer.model import LINE_ROLES, LineSpan, Plan
+from analyzer.render.highlight import highlight_explain, highlight_explain_parts, highlight_query
 from analyzer.render.plan_tree import FlatNode, TreeNode, build_tree, count, flatten
 from analyzer.render.text import format_table, format_vertical
 
@@ -24,11 +25,23 @@ SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
 WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
 _EXTRA_SPLIT = re.compile(r"(;\s*)")
+# The query as the optimizer rewrote it (Note 1003 of SHOW WARNINGS): the server prints it in
+# lower case, often after a `/* select#1 */` comment; other notes are sentences ("Select 2 was ...").
+_REWRITTEN_QUERY = re.compile(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
 # A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
 # tooltips would make a 70 MB page); the raw text and the JSON keep them all.
 MAX_SHOWN_ROWS = 1000
 MAX_SHOWN_FINDINGS = 200
 MAX_FINDING_LINKS = 50
+# The raw paste marks at most this many spans of lines (each carries its reason); the rest is shown unmarked.
+MAX_MARKED_SPANS = 500
+# How each role of a line reads: the marker beside the lines, and what it means.
+LINE_MARKERS = {
+    "plan": ("plan", "read as the plan"),
+    "warnings": ("warnings", "read as warnings"),
+    "query": ("query", "read as the query"),
+    "ignored": ("not read", "ignored"),
+}
 
 
 @dataclass
@@ -62,6 +75,14 @@ class RowView:
 
 
 @dataclass
+class ServerNote:
+    """A SHOW WARNINGS message; `sql_html` is set when it is the rewritten query."""
+
+    text: str
+    sql_html: str = ""
+
+
+@dataclass
 class FindingView:
     severity: str
     message: str
@@ -70,13 +91,42 @@ class FindingView:
 
 
 @dataclass
+class RawPart:
+    """Lines `first` to `last` of the raw paste as highlighted HTML, with what became of them:
+    `role` and `reason` of their `LineSpan`, or no role for lines in no span."""
+
+    html: str
+    first: int
+    last: int
+    role: str = ""
+    reason: str = ""
+    tip_id: str = ""
+
+    @property
+    def marker(self) -> str:
+        """The word beside the lines: `plan`, `not read`, …"""
+        return LINE_MARKERS[self.role][0] if self.role else ""
+
+    @property
+    def meaning(self) -> str:
+        """What the marker means: `read as the plan`, `ignored`, …"""
+        return LINE_MARKERS[self.role][1] if self.role else ""
+
+    @property
+    def where(self) -> str:
+        """`line 3` or `lines 3–9`."""
+        return f"line {self.first}" if self.first == self.last else f"lines {self.first}\u2013{self.last}"
+
+
+@dataclass
 class AnalysisView:
     format: str
+    variant: str
     columns: list[tuple[str, bool]]  # (name, numeric)
     rows: list[RowView]
     findings: list[FindingView]
     notices: list[str]
-    warnings: list[str]
+    warnings: list[ServerNote]
     truncated: bool
     uncertain: bool
     tree: list[FlatNode]
@@ -90,6 +140,13 @@ class AnalysisView:
     prefix: str
     row_count: int = 0  # rows in the plan; `rows` holds the first MAX_SHOWN_ROWS of them
     finding_count: int = 0  # findings in the analysis; `findings` holds the most severe ones
+    # The raw paste cut where what became of its lines changes (else `raw_html` shows it unmarked),
+    # the roles found in it (for the legend), and how many of its lines with text were not read.
+    raw_parts: list[RawPart] = field(default_factory=list)
+    line_roles: list[tuple[str, str, str]] = field(default_factory=list)  # (role, marker, meaning)
+    lines_not_read: int = 0
+    spans_marked: int = 0
+    spans_unmarked: int = 0  # spans past MAX_MARKED_SPANS, shown without their marks
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -169,13 +226,14 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         rows=[{c: _as_text(r.get(c)) for c in columns} for r in shown],
     )
     query = analysis.get("query")
-    return AnalysisView(
+    view = AnalysisView(
         format=str(analysis.get("format") or ""),
+        variant=str(analysis.get("variant") or ""),
         columns=[(c, numeric[c]) for c in columns],
         rows=row_views,
         findings=[_finding_view(f, rows, len(row_views)) for f in findings[:MAX_SHOWN_FINDINGS]],
         notices=[str(n) for n in analysis.get("notices") or []],
-        warnings=[str(w) for w in analysis.get("warnings") or []],
+        warnings=[_server_note(str(w)) for w in analysis.get("warnings") or []],
         truncated=bool(analysis.get("truncated")),
         uncertain=bool(analysis.get("uncertain")),
         tree=_tree(nodes, len(row_views)),
@@ -184,12 +242,81 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         clean_vertical=format_vertical(plan) if rows else "",
         query=query,
         query_html=highlight_query(query, _table_rows(shown)) if query else "",
-        raw_html=highlight_explain(raw_explain) if raw_explain else "",
+        raw_html="",
         annotation_count=len(annotations),
         prefix=prefix,
         row_count=len(rows),
         finding_count=len(findings),
     )
+    if raw_explain:
+        _raw_paste(view, raw_explain, analysis.get("lines"))
+    return view
+
+
+def _raw_paste(view: AnalysisView, raw: str, stored: Any) -> None:
+    """The raw paste of `view`, highlighted, and marked by what became of its lines when the
+    analysis says so (`stored`: its `lines`; analyses saved before they existed have none)."""
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")  # the line breaks the analysis counted
+    lines = text.split("\n")
+    spans = _line_spans(stored, len(lines))
+    if not spans:
+        view.raw_html = highlight_explain(raw)
+        return
+    view.spans_unmarked = max(0, len(spans) - MAX_MARKED_SPANS)
+    spans = spans[:MAX_MARKED_SPANS]
+    view.spans_marked = len(spans)
+    view.raw_parts = _raw_parts(text, lines, spans, view.prefix)
+    present = {span.role for span in spans}
+    view.line_roles = [(role, *LINE_MARKERS[role]) for role in LINE_ROLES if role in present]
+    view.lines_not_read = sum(
+        1 for span in spans if span.role == "ignored" for line in lines[span.first - 1 : span.last] if line.strip()
+    )
+
+
+def _line_spans(stored: Any, count: int) -> list[LineSpan]:
+    """The analysis's line spans, or none when they are missing or do not fit a paste of `count`
+    lines (in order, apart, known roles): then the paste is shown unmarked."""
+    spans: list[LineSpan] = []
+    for item in stored if isinstance(stored, list) else []:
+        span = _line_span(item)
+        if span is None or not (spans[-1].last if spans else 0) < span.first <= span.last <= count:
+            return []
+        spans.append(span)
+    return spans
+
+
+def _line_span(item: Any) -> LineSpan | None:
+    """A stored `{"first", "last", "role", "reason"}`, or None when it is not one."""
+    if not isinstance(item, dict):
+        return None
+    first, last, role, reason = (item.get(key) for key in ("first", "last", "role", "reason"))
+    if type(first) is not int or type(last) is not int or role not in LINE_ROLES or not isinstance(reason, str):
+        return None
+    return LineSpan(first, last, str(role), reason)
+
+
+def _raw_parts(text: str, lines: list[str], spans: list[LineSpan], prefix: str) -> list[RawPart]:
+    """`text` (of `lines`) cut into parts at the edges of `spans`, highlighted as a whole."""
+    edges = sorted({0, len(lines)} | {s.first - 1 for s in spans} | {s.last for s in spans})
+    cuts: list[int] = []  # where the lines at the inner edges start in `text`
+    for a, b in itertools.pairwise(edges[:-1]):
+        cuts.append((cuts[-1] if cuts else 0) + sum(map(len, lines[a:b])) + b - a)
+    html = highlight_explain_parts(text, cuts)
+    by_first = {span.first: span for span in spans}
+    parts: list[RawPart] = []
+    for n, (a, b) in enumerate(itertools.pairwise(edges)):
+        span = by_first.get(a + 1)
+        if span is not None and span.last == b:
+            parts.append(RawPart(html[n], a + 1, b, span.role, span.reason, f"{prefix}line-tip-{len(parts) + 1}"))
+        else:
+            parts.append(RawPart(html[n], a + 1, b))
+    return parts
+
+
+def _server_note(message: str) -> ServerNote:
+    if _REWRITTEN_QUERY.match(message):
+        return ServerNote(message, highlight_query(message.strip()))
+    return ServerNote(message)
 
 
 def _by_cell(columns: list[str], annotations: list[dict[str, Any]]) -> dict[tuple[int, str], list[dict[str, Any]]]:

@@ -28,6 +28,7 @@ from analyzer.repair.decorations import (
     decode_quoted_printable,
     split_flattened_records,
     split_flattened_tables,
+    strip_colour_codes,
     strip_decorations,
     unescape_html,
     unescape_newlines,
@@ -100,6 +101,14 @@ class Cleaned:
     row_counts: list[tuple[int, int]] = field(default_factory=list)  # (line index, N) of `N rows in set`
     queries: list[tuple[int, str]] = field(default_factory=list)  # (line index, SQL) of each EXPLAIN typed
     terminal_width: int | None = None  # the width a terminal wrapped lines at, when known
+    # What the cleanup took out, as (first, last, kind) in line numbers of the paste: kind is "fence"
+    # (a dropped code fence line), "prompt" or "statement" (a statement typed at a prompt or without
+    # one), "status" (`N rows in set`) or "note" (a `Note (Code …)` warning); all but fences are
+    # left as empty lines.
+    taken: list[tuple[int, int, str]] = field(default_factory=list)
+    # A decoding of the whole paste (quoted-printable, escaped line breaks, tables flattened onto
+    # one line) joined or split its lines: `numbers` count the decoded lines, not the paste's.
+    renumbered: bool = False
 
     @property
     def text(self) -> str:
@@ -110,11 +119,15 @@ def clean(text: str) -> Cleaned:
     """Apply every line-level repair to `text`; see the module docstring."""
     notices: list[str] = []
     text = _fix_line_endings(text, notices)
-    text = decode_quoted_printable(text, notices)
-    text = unescape_newlines(text, notices)
+    breaks = text.count("\n")
+    text = strip_colour_codes(text, notices)
+    decoded = decode_quoted_printable(text, notices)
+    joined = decoded is not text and "=\n" in text  # soft line breaks joined lines
+    text = unescape_newlines(decoded, notices)
     text = split_flattened_tables(text, notices)
     text = split_flattened_records(text, notices)
     text = unescape_html(text, notices)
+    renumbered = joined or text.count("\n") != breaks
     text = _fix_spaces(text, notices)
     lines = text.split("\n")
     # Long runs of empty lines mean no more than three do (a wrapped table may hold pieces of spaces).
@@ -123,7 +136,8 @@ def clean(text: str) -> Cleaned:
     ]
     if len(numbers) < len(lines):
         lines = [lines[n - 1] for n in numbers]
-    lines, numbers = _drop_fences(lines, numbers, notices)
+    taken: list[tuple[int, int, str]] = []
+    lines, numbers = _drop_fences(lines, numbers, notices, taken)
     kept = _undouble(lines, notices)
     undoubled = kept is not None
     if kept is not None:
@@ -144,7 +158,7 @@ def clean(text: str) -> Cleaned:
     if kept is not None:
         lines, numbers, margins = [lines[i] for i in kept], [numbers[i] for i in kept], [margins[i] for i in kept]
     lines = _dedent(lines, notices)
-    result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices)
+    result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices, taken=taken, renumbered=renumbered)
     result.terminal_width = terminal_width(lines, margins)
     _take_prompts(result)
     _take_footers(result)
@@ -179,8 +193,11 @@ def _fix_spaces(text: str, notices: list[str]) -> str:
     return text.translate(_SPACE_TABLE)
 
 
-def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
-    """Drop markdown fence lines, and fences typed on the first or last line of the paste itself."""
+def _drop_fences(
+    lines: list[str], numbers: list[int], notices: list[str], taken: list[tuple[int, int, str]]
+) -> tuple[list[str], list[int]]:
+    """Drop markdown fence lines (added to `taken`), and fences typed on the first or last line of
+    the paste itself."""
     fences = [
         i
         for i, line in enumerate(lines)
@@ -200,6 +217,7 @@ def _drop_fences(lines: list[str], numbers: list[int], notices: list[str]) -> tu
         notices.append(f"Removed markdown fences typed on the same line as the paste ({plural(inline, 'line')}).")
     if not fences:
         return out, numbers
+    taken += [(numbers[i], numbers[i], "fence") for i in fences]
     where = ", ".join(str(numbers[i]) for i in fences[:6])
     notices.append(f"Removed code fence lines of markdown, wiki or forum markup (line {where}).")
     kept = [i for i in range(len(lines)) if i not in dropped]
@@ -415,6 +433,7 @@ def _take_prompts(result: Cleaned) -> None:
         if not match and not bare:
             continue
         pieces, j = _typed_statement(lines, i, match)
+        result.taken.append((result.numbers[i], result.numbers[j - 1], "prompt" if match else "statement"))
         taken = _keep_query(result, i, j, _join_statement(result, i, line, pieces))
         if match:
             prompts += 1
@@ -534,9 +553,11 @@ def _take_footers(result: Cleaned) -> None:
                 lines[k] = ""
                 k += 1
             result.warnings.append(message)
+            result.taken.append((result.numbers[i], result.numbers[k - 1], "note"))
             lines[i] = ""
         elif footer := _FOOTER_RE.match(line):
             lines[i] = ""
+            result.taken.append((result.numbers[i], result.numbers[i], "status"))
             footers += 1
             if footer.group(1) is not None:
                 result.row_counts.append((i, int(footer.group(1))))

@@ -58,6 +58,9 @@ _HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
 _QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
 _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
 _MARK_ENDS = _WRAP_MARKS + "\\"
+# Empty cells after a line's text: ` | |` (at least two bars, so one row's own closing `|` is not one);
+# looked for in a line's last 40 characters only, which keeps the search linear.
+_TRAILING_CELLS_RE = re.compile(r"(?: \|){2,} *$")
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
@@ -65,8 +68,12 @@ SAMPLE = 200
 _GUTTER_RE = re.compile(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
 _FLAT_MARKER_RE = re.compile(r"(\*{5,} ?\d+\. row ?\*{5,})")
-_FLAT_LABEL_RE = re.compile(r"(?<!\S)(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE)
-_FLAT_FOOTER_RE = re.compile(r"\s\d+ rows? in set\b.*$")
+# `possible_keys`, the longest label, has no padding: with the line breaks gone it sticks to the
+# value before it (`type: indexpossible_keys: NULL`), as the footer may (`Using index2 rows in set`).
+_FLAT_LABEL_RE = re.compile(
+    r"(?:(?<!\S)|(?=possible_keys:))(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE
+)
+_FLAT_FOOTER_RE = re.compile(r"(?:\s|(?<=[A-Za-z)]))\d+ rows? in set\b.*$")
 
 
 def split_flattened_tables(text: str, notices: list[str]) -> str:
@@ -165,12 +172,32 @@ def _record_fields(record: str) -> list[str] | None:
     return [body[m.start() : end].strip() for m, end in zip(starts, ends, strict=True)] + footer
 
 
+_RULE_CHARACTERS = "=#-+|* \t"
+_COLOUR_MARKS = ("\x1b[", "\\e[", "\\033[", "\\x1b[", "\\u001b[", "^[[")
+_COLOUR_RE = re.compile(r"(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB]|\^\[)\[[0-9;]{0,12}m")
+
+
+def strip_colour_codes(text: str, notices: list[str]) -> str:
+    """`text` without the terminal's colour and bold codes (`ESC[1;31m`), also where a log or a
+    test wrote them out as text (`\\e[31m`, `\\033[0m`, `\\x1b[m`, `^[[1m`): a client or gem that
+    highlights bad access types puts them in cells, and a terminal shows them as nothing."""
+    if "[" not in text or not any(mark in text for mark in _COLOUR_MARKS):
+        return text
+    stripped, count = _COLOUR_RE.subn("", text)
+    if count:
+        notices.append(f"Removed {plural(count, 'terminal colour code')} (such as 'ESC[1m').")
+    return stripped
+
+
 def decode_quoted_printable(text: str, notices: list[str]) -> str:
     """`text` decoded from the quoted-printable encoding of a raw mail (soft line breaks `=` at
     the end of lines of at most 76 characters, `=C2=A0`, `=3D`), when it clearly is that."""
     if "=" not in text or not text.isascii():
         return text
-    soft = [line for line in text.split("\n") if line.endswith("=") and len(line) <= 76]
+    # A rule drawn with `=` (`# ====== ===`, a report's underline) ends in `=` too, and is no break.
+    soft = [
+        line for line in text.split("\n") if line.endswith("=") and len(line) <= 76 and line.strip(_RULE_CHARACTERS)
+    ]
     # `rows=12` is no escape. Sure signs of the encoding: a soft break at the 76-character
     # limit, soft breaks near it, escaped UTF-8 sequences, an escaped space at the end of a line (`Extra:=20`); two
     # weaker ones together: a soft break and an escaped `=` (`=3D`).
@@ -284,9 +311,66 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
         lines = _strip_wrap_marks(lines, notices)
     if any(line[:1] in _SHOWBREAKS for line in lines):
         lines = _strip_showbreaks(lines, margins, notices)
+    if sum(line.startswith("??") for line in sample) > len(sample) / 2:
+        lines = _strip_lost_indent(lines, filled, margins, notices)
     if any(_GUTTER_RE.match(line) for line in sample[:5]):
         lines = _strip_gutter(lines, filled, margins, notices)
+    if any(line.startswith(("++-", "+|")) for line in sample):
+        lines = _strip_diff_marks(lines, filled, margins, notices)
+    if sum(line.endswith(" |") for line in sample) > len(sample) / 2:
+        lines = _strip_trailing_cells(lines, filled, notices)
     return lines, margins
+
+
+def _strip_lost_indent(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    """An indentation whose characters a lost encoding turned into `?` (full-width spaces, NBSPs
+    saved as Latin-1): the same run of `?` before nearly every line."""
+    runs = [len(lines[i]) - len(lines[i].lstrip("?")) for i in filled]
+    common = min((run for run in runs if run >= 2), default=0)
+    marked = [i for i, run in zip(filled, runs, strict=True) if run >= common > 0]
+    if len(marked) < 3 or len(marked) < 0.8 * len(filled):
+        return lines
+    out = list(lines)
+    for i in marked:
+        out[i] = lines[i][common:]
+        margins[i] += common
+    notices.append(
+        f"Removed the {'?' * common} before {plural(len(marked), 'line')}: an indentation whose characters "
+        "a lost encoding turned into question marks."
+    )
+    return out
+
+
+def _strip_diff_marks(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    """The `+` a diff puts before every added line (a table in a pull request: `++---+`, `+| id`)."""
+    added = [i for i in filled if lines[i].startswith("+")]
+    if len(added) < 3 or len(filled) - len(added) > max(2, 0.2 * len(filled)):
+        return lines
+    rest = [lines[i][1:] for i in added]
+    if sum(line.startswith("|") for line in rest) < 2 or not any(line.startswith("+-") for line in rest):
+        return lines  # without the marks, the lines must be a table's
+    out = list(lines)
+    for i, line in zip(added, rest, strict=True):
+        out[i] = line
+        margins[i] += 1
+    notices.append(f"Removed the '+' a diff put before {plural(len(added), 'line')}.")
+    return out
+
+
+def _strip_trailing_cells(lines: list[str], filled: list[int], notices: list[str]) -> list[str]:
+    """Empty cells a web page's table widget appended to every line (`… | |`): the same run of
+    `|` ends nearly every line, also lines that are no table row (borders, prompts, JSON)."""
+    # A table row ends with its own `|` before the residue: the run is read off the other lines.
+    runs = [m.group(0) for i in filled if not lines[i].lstrip().startswith("|") and (m := _TRAILING_CELLS_RE.search(lines[i][-40:]))]
+    run = max(set(runs), key=runs.count) if runs else ""
+    marked = [i for i in filled if run and lines[i].endswith(run)]
+    if runs.count(run) < 3 or len(marked) < 0.8 * len(filled):
+        return lines
+    out = list(lines)
+    for i in marked:
+        out[i] = lines[i][: -len(run)]
+    notices.append(f"Removed the empty cells ('{run.strip()}') a web page put at the end of {plural(len(marked), 'line')}.")
+    return out
 
 
 def _strip_gutter(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:

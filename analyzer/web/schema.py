@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from analyzer.model import FORMATS, JOIN_ALGORITHMS, OPERATIONS, SEVERITIES
+from analyzer.model import FORMATS, JOIN_ALGORITHMS, LINE_ROLES, OPERATIONS, SEVERITIES
 
 
 class AnnotationOutput(serializers.Serializer):
@@ -24,6 +24,19 @@ class FindingOutput(serializers.Serializer):
     message = serializers.CharField()
     rows = serializers.ListField(child=serializers.IntegerField())
     kind = serializers.CharField()
+
+
+class LineSpanOutput(serializers.Serializer):
+    """Lines of the paste and what became of them."""
+
+    first = serializers.IntegerField(min_value=1, help_text="First line (1-based; CRLF counts as one line break).")
+    last = serializers.IntegerField(min_value=1, help_text="Last line, included.")
+    role = serializers.ChoiceField(
+        choices=list(LINE_ROLES),
+        help_text="plan: read as the plan; warnings: read as warnings; query: the statement the query was "
+        "taken from; ignored: not read.",
+    )
+    reason = serializers.CharField(help_text="Why, in a few words: 'other text', 'a client prompt', …")
 
 
 def _number(help_text: str) -> serializers.FloatField:
@@ -65,6 +78,11 @@ class PlanNodeOutput(serializers.Serializer):
 
 class AnalysisOutput(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS))
+    variant = serializers.CharField(
+        allow_null=True,
+        help_text="The statement and server that printed the plan, when the output shows them "
+        '(e.g. "MySQL EXPLAIN ANALYZE", "MariaDB ANALYZE FORMAT=JSON").',
+    )
     columns = serializers.ListField(child=serializers.CharField())
     rows = serializers.ListField(child=serializers.DictField(allow_null=True), help_text="Cells exactly as printed.")
     plan = serializers.JSONField(allow_null=True, help_text="JSON and tree input: the nested plan as pasted.")
@@ -79,4 +97,9 @@ class AnalysisOutput(serializers.Serializer):
     annotations = AnnotationOutput(many=True)
     findings = FindingOutput(many=True)
     notices = serializers.ListField(child=serializers.CharField())
+    lines = LineSpanOutput(
+        many=True,
+        help_text="What became of the paste's lines, in order. A line in no span is empty or held only "
+        "quoting or a line number; no spans at all means not known (a paste decoded as a whole).",
+    )
     tree = PlanNodeOutput(help_text="The plan model: a `query` node over the plan's top steps.")

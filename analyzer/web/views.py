@@ -12,7 +12,7 @@ from analyzer import ParseError, analyze
 from analyzer.insight import glossary
 from analyzer.web.forms import AnalyzeForm
 
-EMPTY_PASTE = "Paste the output of EXPLAIN (table, vertical, tab-separated, JSON or tree) first."
+EMPTY_PASTE = "Paste the output of EXPLAIN (table, vertical, tab-separated, comma-separated, JSON or tree) first."
 COLUMN_TITLES = {
     "select_type": "select_type: what kind of SELECT each row belongs to",
     "type": "type: how the table is read (the join type)",

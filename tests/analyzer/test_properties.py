@@ -8,12 +8,13 @@ generous hypothesis deadline catches super-linear behaviour on the larger inputs
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.model import FORMATS, ParseError
+from analyzer.model import FORMATS, LINE_ROLES, ParseError
 from analyzer.readers.dispatch import parse
 from tests.analyzer.readers.test_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
 from tests.analyzer.repair import mangle
@@ -50,6 +51,18 @@ def check(text: str, max_bytes: int = 1024 * 1024) -> None:
     assert all(0 <= i < len(plan.rows) for i in plan.affected_rows)
     assert not plan.affected_rows or plan.truncated
     assert all(isinstance(n, str) and n for n in plan.notices)
+    check_lines(plan, text)
+
+
+def check_lines(plan, text: str) -> None:
+    """The line spans are in order, apart, inside the paste, and hold the plan when there are any."""
+    count = len(re.split(r"\r\n|\r|\n", text))
+    previous = 0
+    for span in plan.lines:
+        assert span.role in LINE_ROLES and span.reason
+        assert previous < span.first <= span.last <= count, (span, previous, count)
+        previous = span.last
+    assert not plan.lines or any(span.role == "plan" for span in plan.lines)
 
 
 @SETTINGS

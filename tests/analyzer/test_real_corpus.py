@@ -17,7 +17,7 @@ from analyzer import ParseError, analyze
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 CASES = sorted(CORPUS.rglob("*.toml"))
-FORMATS = {"table", "vertical", "tsv", "json", "tree"}
+FORMATS = {"table", "vertical", "tsv", "csv", "json", "tree"}
 REQUIRED = {"source", "category", "format", "rows", "tables", "partial"}
 
 

@@ -111,6 +111,28 @@ def test_hostile_paste_runs_nothing(open_page, trouble):
     assert not trouble.dialogs and not trouble.console_errors
 
 
+def test_focusing_the_mark_of_lines_not_read_shows_why(open_page):
+    page = open_page("/preview/")
+    page.locator("#id_explain").fill("Hi all, why is this slow?\n\n" + read_fixture("no_badge_table.txt") + "Thanks!\n")
+    expect(page.locator("table.plan tbody tr")).to_have_count(2)
+    expect(page.locator(".raw-section summary")).to_have_text("Show the raw paste, highlighted (2 lines not read)")
+    page.locator(".raw-section summary").click()
+    mark = page.locator(".lines-ignored .term").first
+    expect(mark).to_have_text("not read: line 1")
+    tip = page.locator("#" + mark.get_attribute("aria-describedby"))
+    expect(tip).to_be_hidden()
+    mark.focus()
+    expect(tip).to_be_visible()
+    expect(tip).to_have_text("Ignored, line 1Other text.")
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+    # Tab goes on to the mark of the plan's lines, whose tooltip says what they were read as.
+    page.keyboard.press("Tab")
+    plan = page.locator(".lines-plan .term")
+    expect(plan).to_be_focused()
+    expect(page.locator("#" + plan.get_attribute("aria-describedby"))).to_contain_text("The EXPLAIN result shown.")
+
+
 def test_copy_button_copies_the_clean_table(open_page):
     page = open_page("/preview/")
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

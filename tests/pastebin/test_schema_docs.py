@@ -68,7 +68,10 @@ def test_schema_describes_the_analyze_answer_and_its_plan_model(client):
     schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     schemas = schema["components"]["schemas"]
     answer = schemas["AnalysisOutput"]["properties"]
-    assert {"rows", "annotations", "findings", "notices", "tree"} <= set(answer)
+    assert {"rows", "annotations", "findings", "notices", "lines", "tree"} <= set(answer)
+    span = schemas["LineSpanOutput"]["properties"]
+    assert set(span) == {"first", "last", "role", "reason"}
+    assert ["plan", "warnings", "query", "ignored"] in [component.get("enum") for component in schemas.values()]
     node = schemas["PlanNodeOutput"]["properties"]
     assert {"operation", "join_algorithm", "rows_estimated", "loops", "time_last_ms", "row", "children"} <= set(node)
     enums = [component.get("enum") for component in schemas.values()]

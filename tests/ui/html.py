@@ -19,6 +19,12 @@ class Node:
     def text(self) -> str:
         return "".join(c if isinstance(c, str) else c.text for c in self.children)
 
+    def text_except(self, cls: str) -> str:
+        """The text without that of the elements of class `cls` (the raw paste's line marks)."""
+        return "".join(
+            c if isinstance(c, str) else "" if cls in c.classes else c.text_except(cls) for c in self.children
+        )
+
     @property
     def classes(self) -> set[str]:
         return set((self.attrs.get("class") or "").split())

@@ -1,8 +1,9 @@
 """Template helpers for the analysis partial.
 
-`{% analysis_view %}` prepares the data; `{% plan_rows %}` writes the plan table's body in
-Python, because a 20-row plan has hundreds of cells and the template engine would spend
-most of the page's time on them. Every value goes through `html.escape`.
+`{% analysis_view %}` prepares the data; `{% plan_rows %}` writes the plan table's body and
+`{% raw_lines %}` the marked raw paste in Python, because a 20-row plan has hundreds of cells and
+the template engine would spend most of the page's time on them. Every value goes through
+`html.escape`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from analyzer.insight import glossary
-from analyzer.render.view import AnalysisView, Cell, RowView, Segment, build_view
+from analyzer.render.view import AnalysisView, Cell, RawPart, RowView, Segment, build_view
 
 register = template.Library()
 
@@ -29,6 +30,8 @@ def analysis_view(analysis: dict[str, Any], raw_explain: str | None = None, pref
     view = build_view(analysis, raw_explain, prefix)
     view.query_html = mark_safe(view.query_html)  # noqa: S308 - every token escaped in analyzer.render.highlight
     view.raw_html = mark_safe(view.raw_html)  # noqa: S308 - same
+    for note in view.warnings:
+        note.sql_html = mark_safe(note.sql_html)  # noqa: S308 - same
     return view
 
 
@@ -123,6 +126,30 @@ def _row(row: RowView, prefix: str) -> str:
 def plan_rows(view: AnalysisView) -> SafeString:
     """The `<tr>` rows of the plan table, with annotated terms and their tooltips."""
     return mark_safe("\n".join(_row(r, view.prefix) for r in view.rows))  # noqa: S308 - built from escaped parts
+
+
+def _raw_part(part: RawPart) -> str:
+    """Lines of the raw paste in one wrapper; with a role, a marker beside them that shows the
+    reason on hover, focus or tap (the same button and tooltip as an annotated term)."""
+    if not part.role:
+        return f'<span class="lines">{part.html}</span>' if part.html else ""
+    tip, where = _esc(part.tip_id), _esc(part.where)
+    reason = part.reason[:1].upper() + part.reason[1:]
+    return (
+        f'<span class="lines lines-{_esc(part.role)}"><span class="annot line-mark">'
+        f'<button type="button" class="term" aria-describedby="{tip}">{_esc(part.marker)}'
+        f'<span class="visually-hidden">: {where}</span></button>'
+        f'<span class="tip" role="tooltip" id="{tip}">'
+        f'<span class="tip-head"><strong>{_esc(part.meaning.capitalize())}</strong>, {where}</span>'
+        f'<span class="tip-body">{_esc(reason)}.</span></span></span>'
+        f'<span class="lines-text">{part.html}</span></span>'
+    )
+
+
+@register.simple_tag
+def raw_lines(view: AnalysisView) -> SafeString:
+    """The raw paste, highlighted, its lines marked by what became of them."""
+    return mark_safe("".join(_raw_part(part) for part in view.raw_parts))  # noqa: S308 - built from escaped parts
 
 
 @register.filter

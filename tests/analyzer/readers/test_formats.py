@@ -249,3 +249,105 @@ def test_a_grid_table_with_an_equals_header_rule():
     plan = parse("\n".join(lines) + "\n")
     assert [row["table"] for row in plan.rows] == ["t"] and not plan.truncated
     assert any("'='" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("closing", ["...", "`", "EOT", "');"])
+def test_vertical_output_closed_by_a_heredoc_or_string_end_keeps_its_last_value(closing):
+    record = (
+        "*************************** 1. row ***************************\n"
+        "           id: 1\n  select_type: SIMPLE\n        table: t\n         type: index\n"
+        "possible_keys: NULL\n          key: a\n      key_len: 5\n          ref: NULL\n"
+        "         rows: 3\n        Extra: Using index\n"
+    )
+    plan = parse(record + closing + "\n")
+    assert plan.rows[0]["extra"] == "Using index"
+    assert any("Ignored 1 line of other text" in n for n in plan.notices)
+
+
+def test_a_long_vertical_value_wrapped_by_a_mail_client_is_still_rejoined():
+    keys = ",".join(f"idx_customer_order_{i}" for i in range(6))
+    record = (
+        "*************************** 1. row ***************************\n"
+        "           id: 1\n  select_type: SIMPLE\n        table: t\n         type: ALL\n"
+        f"possible_keys:\n{keys}\n          key: NULL\n      key_len: NULL\n          ref: NULL\n"
+        "         rows: 3\n        Extra: Using where\n"
+    )
+    assert parse(record).rows[0]["possible_keys"] == keys
+
+
+STACKED = """\
++----+-------------+------------+-------+---------------+
+| id | select_type | table      | type  | possible_keys |
++----+-------------+------------+-------+---------------+
+|  1 | SIMPLE      | customers  | const | PRIMARY       |
+|  1 | SIMPLE      | orders     | ALL   | NULL          |
++----+-------------+------------+-------+---------------+
++---------+---------+-------+------+-------------+
+| key     | key_len | ref   | rows | Extra       |
++---------+---------+-------+------+-------------+
+| PRIMARY | 4       | const |    1 |             |
+| NULL    | NULL    | NULL  |    1 | Using where |
++---------+---------+-------+------+-------------+
+"""
+
+
+def test_tables_stacked_one_above_the_other_are_one_wide_plan():
+    plan = parse(STACKED)
+    assert plan.columns == ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]
+    assert [(r["table"], r["key"], r["extra"]) for r in plan.rows] == [("customers", "PRIMARY", ""), ("orders", None, "Using where")]
+    assert not plan.truncated
+    assert any("Joined the tables on lines 1 and 7" in n for n in plan.notices)
+
+
+def test_stacked_tables_with_other_row_counts_or_columns_stay_apart():
+    top, below = STACKED.split("+---------+---------+", 1)
+    one_row_less = top + "+---------+---------+" + below.replace("| NULL    | NULL    | NULL  |    1 | Using where |\n", "")
+    plan = parse(one_row_less)
+    assert len(plan.rows) == 2 and plan.rows[0]["key"] == CUT and plan.truncated
+    repeated = STACKED.split("+---------+")[0] * 2
+    assert parse(repeated).rows[0]["key"] == CUT
+
+
+def test_a_closed_box_without_some_columns_left_them_out_and_is_flagged():
+    box_without_extra = "\n".join(line.rsplit("+", 2)[0] + "+" if line.startswith("+") else line.rsplit("|", 2)[0] + "|" for line in STACKED.split("+---------+---------+")[0].splitlines())
+    plan = parse(box_without_extra)
+    assert plan.columns == ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]
+    assert plan.truncated and plan.rows[0]["extra"] == CUT
+    assert any("its lines are complete, so they were left out of the paste" in n for n in plan.notices)
+    assert not any("truncated" in n for n in plan.notices)
+
+
+def test_a_tsv_row_one_field_short_is_not_read_as_a_lost_empty_extra_when_its_values_do_not_fit():
+    header = "id\tselect_type\ttable\tpartitions\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tfiltered\tExtra\n"
+    lost_middle = "1\tSIMPLE\tt\tref\tPRIMARY\tPRIMARY\t4\tconst\t10\t100.00\tUsing where\n"
+    plan = parse(header + lost_middle)
+    assert plan.truncated
+    lost_extra = "1\tSIMPLE\tt\tNULL\tref\tPRIMARY\tPRIMARY\t4\tconst\t10\t100.00\n"
+    plan = parse(header + lost_extra)
+    assert not plan.truncated and plan.rows[0]["type"] == "ref" and plan.rows[0]["extra"] == ""
+
+
+def test_markdown_rows_without_their_closing_pipe_under_a_header_with_one():
+    text = (
+        "id | select_type | table | type | possible_keys | key | key_len | ref | rows | Extra |  \n"
+        "-- | -- | -- | -- | -- | -- | -- | -- | -- | -- | --\n"
+        "1 | SIMPLE | t1 | ref | a,b | a | 4 | const | 101107 | Using index; Using filesort\n"
+    )
+    plan = parse(text)
+    assert not plan.truncated
+    assert (plan.rows[0]["possible_keys"], plan.rows[0]["extra"]) == ("a,b", "Using index; Using filesort")
+
+
+def test_a_markdown_table_without_spaces_around_its_pipes():
+    text = (
+        "|id|select_type|table|type|possible_keys|key|key_len|ref|rows|Extra|\n"
+        "|--|-----------|-----|----|-------------|---|-------|---|----|-----|\n"
+        "|1|SIMPLE|t|ALL|ix_a||||224739|Using where|\n"
+        "|1|SIMPLE|u|ref|a\\|b|a|4|t.id|1||\n"
+    )
+    plan = parse(text)
+    assert not plan.truncated
+    assert [(r["table"], r["type"], r["possible_keys"], r["rows"]) for r in plan.rows] == [
+        ("t", "ALL", "ix_a", "224739"),
+        ("u", "ref", "a|b", "1"),
+    ]

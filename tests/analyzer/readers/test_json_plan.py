@@ -83,7 +83,7 @@ def test_it_adds_the_analyze_columns_only_for_analyze() -> None:
     assert explain.columns == COLUMNS
     assert analyze.columns[8:12] == ["rows", "r_rows", "filtered", "r_filtered"]
     assert analyze.rows[1]["extra"] == "Using where; Using join buffer (flat, BNL join)"
-    assert "MariaDB ANALYZE FORMAT=JSON" in analyze.notices[0]
+    assert analyze.variant == "MariaDB ANALYZE FORMAT=JSON"
 
 
 def test_it_keeps_the_document_as_the_plan() -> None:
@@ -206,7 +206,7 @@ def test_it_reads_mysql_57_rows_examined_and_flags() -> None:
     plan = parse_json(read(FIXTURES / "mysql" / "mysql57_join.json"))
     assert plan.rows[0]["filtered"] == "33.33"
     assert plan.rows[1]["ref"] == "shop.i.shop_id"
-    assert plan.notices[0].startswith("MySQL EXPLAIN FORMAT=JSON")
+    assert plan.variant == "MySQL EXPLAIN FORMAT=JSON"
 
 
 def test_it_gives_operation_flags_to_the_first_table() -> None:
@@ -262,7 +262,7 @@ def test_it_reads_mysql_version_2_with_analyze_figures() -> None:
         "extra": "Using where",
     }
     assert plan.rows[1]["loops"] == "20"
-    assert "version 2" in plan.notices[0]
+    assert plan.variant == "MySQL EXPLAIN ANALYZE FORMAT=JSON (version 2)"
 
 
 def test_it_keeps_repeated_table_keys_of_old_mariadb() -> None:
@@ -449,7 +449,7 @@ def test_version_2_headings_become_subquery_selects() -> None:
         ("1", "PRIMARY", "s", "ALL", "5", "Using where"),
         ("2", "DEPENDENT SUBQUERY", "i", "ref", "4.12", "Using index"),
     ]
-    assert "EXPLAIN FORMAT=JSON (version 2)" in plan.notices[0]
+    assert plan.variant == "MySQL EXPLAIN FORMAT=JSON (version 2)"
 
 
 def test_it_reads_mariadb_show_analyze_documents() -> None:
@@ -546,3 +546,33 @@ def test_a_quoted_part_of_a_document_is_read_and_flagged() -> None:
 
 def test_text_that_only_mentions_a_key_is_no_fragment() -> None:
     assert parse_json('The "table": {} key holds the table.\n') is None
+
+
+QUERY_BLOCK = """{
+  "query_block": {
+    "select_id": 1,
+    "table": {"table_name": "t", "access_type": "ALL", "rows": 10, "filtered": 100,
+              "attached_condition": "(`d`.`t`.`a` = 1)"}
+  }
+}"""
+
+
+def test_typographic_quotes_are_straightened_when_they_break_the_document():
+    curly = QUERY_BLOCK.replace('"attached_condition": "(`d`.`t`.`a` = 1)"', "“attached_condition”: “(`d`.`t`.`a` = 1)”")
+    plan = parse_json(curly)
+    assert plan is not None and not plan.truncated
+    assert plan.rows[0]["extra"] == "Using where"
+    assert any("Straightened 4 typographic quotes" in n for n in plan.notices)
+
+
+def test_a_query_block_without_outer_braces_is_the_whole_document():
+    inner = QUERY_BLOCK.strip()[1:-1]
+    plan = parse_json(inner)
+    assert plan is not None and not plan.truncated and plan.rows[0]["table"] == "t"
+    assert any("lacks its outer braces" in n for n in plan.notices)
+
+
+def test_a_table_fragment_is_still_flagged_partial():
+    fragment = '"table": {"table_name": "t", "access_type": "ALL", "rows": 10}\n'
+    plan = parse_json(fragment)
+    assert plan is not None and plan.truncated

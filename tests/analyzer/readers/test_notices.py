@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer import parse
+from analyzer.model import ParseError
 
 TABLE = """\
 +----+-------------+-------+------+---------------+------+---------+------+------+-------+
@@ -140,3 +141,17 @@ def test_the_box_around_a_tree_plan_is_no_other_result_set():
     plan = parse(boxed)
     assert plan.format == "tree"
     assert not any("not EXPLAIN output" in n or n.startswith("Ignored") for n in plan.notices)
+
+
+def test_a_refusal_names_the_line_that_speaks_of_explain_output():
+    text = "here is my plan, sorry for the mess:\nselect_type is SIMPLE, possible_keys is NULL, key_len is NULL\n"
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    assert info.value.message.startswith("Line 2 holds words of EXPLAIN output (select_type, possible_keys, key_len)")
+    assert info.value.line == 2
+
+
+def test_a_refusal_of_prose_says_no_explain_was_found():
+    with pytest.raises(ParseError) as info:
+        parse("the query is slow\nplease help\n")
+    assert info.value.message.startswith("No EXPLAIN output found")

@@ -27,3 +27,11 @@ def test_uncertain_reading_is_said():
     analysis = analyze(COMPLETE)
     analysis.plan.uncertain = True
     assert format_report(analysis).splitlines()[0] == "format: table (uncertain reading)"
+
+
+def test_variant_and_server_notes_are_shown():
+    tree = "-> Table scan on t  (cost=1.25 rows=10) (actual time=0.01..0.02 rows=10 loops=1)\n"
+    assert format_report(analyze(tree)).splitlines()[0] == "format: tree (MySQL EXPLAIN ANALYZE)"
+    analysis = analyze(COMPLETE)
+    analysis.plan.warnings = ["/* select#1 */ select 1"]
+    assert "server notes (SHOW WARNINGS):\n  - /* select#1 */ select 1" in format_report(analysis)

@@ -758,3 +758,63 @@ def test_a_code_comment_around_the_paste_comes_off(marker):
     commented = "/*\n" + "".join(marker + line + "\n" for line in table.splitlines()) + " */\n"
     plan = parse(commented)
     assert [row["table"] for row in plan.rows] == ["t"] and not plan.truncated
+
+
+def test_report_rules_drawn_with_equals_signs_are_not_quoted_printable():
+    report = (
+        "# Attribute    pct   total     min     max     avg     95%  stddev  median\n"
+        "# ============ === ======= ======= ======= ======= ======= ======= =======\n"
+        "# Count          1       1\n"
+        "# =====\n"
+    )
+    plan = parse(report + mangle.batch(CLASSIC, ROWID_FILTER_ROWS))
+    assert not any("quoted-printable" in n for n in plan.notices)
+
+
+def test_a_diff_plus_before_every_line_is_removed():
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    diffed = "".join("+" + line for line in text.splitlines(keepends=True))
+    plan = parse(diffed)
+    _same(plan, parse(text))
+    assert any("a diff put before" in n for n in plan.notices)
+
+
+def test_a_plus_at_the_start_of_lines_that_are_no_table_is_kept():
+    text = "+1 for this\n+1 here too\n+| not a table\n+++ b/file\n" + mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    assert not any("a diff put before" in n for n in parse(text).notices)
+
+
+def test_empty_cells_a_web_widget_added_to_every_line_are_removed():
+    text = "mysql> EXPLAIN SELECT * FROM t;\n" + mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    widget = "".join(line + " | |\n" for line in text.splitlines())
+    plan = parse(widget)
+    _same(plan, parse(text))
+    assert any("a web page put at the end" in n for n in plan.notices)
+
+
+@pytest.mark.parametrize("escape", ["\x1b", "\\e", "\\033", "\\x1b", "\\u001b", "^["])
+def test_terminal_colour_codes_real_or_written_out_are_removed(escape):
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    coloured = text.replace("| SIMPLE ", f"| {escape}[1m{escape}[31mSIMPLE{escape}[0m ")
+    assert coloured != text
+    plan = parse(coloured)
+    _same(plan, parse(text))
+    assert any("terminal colour code" in n for n in plan.notices)
+
+
+def test_an_indentation_lost_to_question_marks_is_removed():
+    text = mangle.box(CLASSIC, ROWID_FILTER_ROWS)
+    lost = "".join("????" + line for line in text.splitlines(keepends=True))
+    plan = parse(lost)
+    _same(plan, parse(text))
+    assert any("turned into question marks" in n for n in plan.notices)
+
+
+def test_vertical_output_flattened_with_possible_keys_glued_to_the_type():
+    text = mangle.vertical(CLASSIC, ROWID_FILTER_ROWS)
+    flat = text.replace("\n", "").replace("possible_keys:", "possible_keys:")
+    glued = flat.replace(" possible_keys:", "possible_keys:")
+    plan = parse(glued + "1 row in set (0.00 sec)")
+    clean = parse(text)
+    assert [r["type"] for r in plan.rows] == [r["type"] for r in clean.rows]
+    assert [r["possible_keys"] for r in plan.rows] == [r["possible_keys"] for r in clean.rows]
