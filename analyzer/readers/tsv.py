@@ -7,6 +7,13 @@ condition`) survive. Rows a mail client wrapped (at a space it dropped) or a ter
 (at its width) are rejoined. mysql-test `.result` files add `Warnings:` followed by
 `Note<TAB>1003<TAB>…` lines; `mysql -B` prints a following result set (SHOW WARNINGS) right
 after the rows, header first.
+
+GUI grid copies (MySQL Workbench, Navicat, phpMyAdmin) show NULL as nothing, and people line
+their columns up with extra tabs or trim the header by hand: where a row has more fields than
+the header, or the header holds runs of tabs, each cell is placed in the column its value fits
+(`cell_shapes.align_cells`) and the result is flagged uncertain. Lines cut at one width (a pager, a
+terminal without wrapping, a tool) are flagged truncated when a value visibly stops there or
+rows there lack fields; lines of equal length that end in whole values are no cut.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from analyzer.model import Row
+from analyzer.readers.cell_shapes import SELECT_TYPES, access_type, align_cells, cell_fit, stops_inside
 from analyzer.readers.resultset import (
     CUT,
     EXPLAIN_COLUMNS,
@@ -27,7 +35,6 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
-from analyzer.readers.shapes import SELECT_TYPES, access_type, align_cells, cell_fit, stops_inside
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 from analyzer.wording import describe_lines, plural
 
@@ -327,7 +334,7 @@ def _result(batch: _Batch) -> ResultSet:
 def _place_by_values(batch: _Batch) -> None:
     """Hand-aligned grid copies: where a row has more tab-separated fields than the header, or the
     header holds runs of tabs, the row's cells are placed in the named columns by their values
-    (`shapes.align_cells`); a row whose cells fill every column in order needs no guess."""
+    (`cell_shapes.align_cells`); a row whose cells fill every column in order needs no guess."""
     if not batch.padded and all(len(fields) <= batch.count for _, _, fields in batch.raw):
         return
     names, padded = batch.names, batch.padded

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.model import Row
+from analyzer.readers.cell_shapes import stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
-from analyzer.readers.shapes import stops_inside
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.wording import describe_lines, plural
 
