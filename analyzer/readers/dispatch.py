@@ -467,9 +467,10 @@ def _may_start(line: str) -> bool:
 def _mark_missing_columns(result: ResultSet) -> None:
     """Add the columns every EXPLAIN has that the header lacks, as missing (`…`): `rows`/`extra`
     after its last column (the lines were cut), others between present ones (a lost line of
-    vertical output); or, in a box whose lines are complete, any of them (left out of the paste)."""
+    vertical output; a tab-separated header is one line, so a column missing there was left out
+    by hand); or, in a box whose lines are complete, any of them (left out of the paste)."""
     tail = missing_tail(result.columns)
-    inner = _missing_inner_columns(result.columns)
+    inner = _missing_inner_columns(result.columns) if result.format != "tsv" else []
     if not (tail or inner) or not result.is_explain:
         return
     if result.closed:

@@ -7,6 +7,13 @@ condition`) survive. Rows a mail client wrapped (at a space it dropped) or a ter
 (at its width) are rejoined. mysql-test `.result` files add `Warnings:` followed by
 `Note<TAB>1003<TAB>…` lines; `mysql -B` prints a following result set (SHOW WARNINGS) right
 after the rows, header first.
+
+GUI grid copies (MySQL Workbench, Navicat, phpMyAdmin) show NULL as nothing, and people line
+their columns up with extra tabs or trim the header by hand: where a row has more fields than
+the header, or the header holds runs of tabs, each cell is placed in the column its value fits
+(`cell_shapes.align_cells`) and the result is flagged uncertain. Lines cut at one width (a pager, a
+terminal without wrapping, a tool) are flagged truncated when a value visibly stops there or
+rows there lack fields; lines of equal length that end in whole values are no cut.
 """
 
 from __future__ import annotations
@@ -16,9 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from analyzer.model import Row
+from analyzer.readers.cell_shapes import SELECT_TYPES, access_type, align_cells, cell_fit, stops_inside
 from analyzer.readers.resultset import (
     CUT,
     EXPLAIN_COLUMNS,
+    STANDARD_ORDER,
     ResultSet,
     fits_columns,
     is_explain_header,
@@ -26,7 +35,7 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
-from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 from analyzer.wording import describe_lines, plural
 
 TAB_SIZES = (8, 4)
@@ -34,6 +43,7 @@ _FILL = "\x00"
 _WORD_RE = re.compile(r"\S+")
 _SPACES_RE = re.compile(r" +")
 _ROW_START_RE = re.compile(r"(?:\d+|NULL)(?: |$)")
+_ID_RE = re.compile(r"(?:\d+|NULL)[\t ]+")
 
 
 def _header_names(line: str) -> list[str] | None:
@@ -79,16 +89,26 @@ class _Batch:
     terminal_width: int | None
     mailed: bool  # the header was wrapped by a mail client (so lines of one width are no cut)
     wrapped: int  # lines rejoined so far
+    blank: list[bool]  # per header field, whether it is empty (a run of tabs added by hand)
     count: int = field(init=False)  # how many columns
+    names: list[str] = field(init=False)  # the header's names without the empty ones
     origin: int = field(init=False)  # the header's indentation: where every row starts
     notices: list[str] = field(default_factory=list)
     ambiguous: list[int] = field(default_factory=list)  # numbers of lines whose split was a guess
+    placed: list[int] = field(default_factory=list)  # numbers of lines whose cells were placed by their values
+    last_cell: dict[int, int] = field(default_factory=dict)  # per placed row (index), the column of its last cell
     raw: list[tuple[str, int, list[str]]] = field(default_factory=list)  # (line, its number, fields)
     skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
     def __post_init__(self) -> None:
         self.count = len(self.columns)
+        self.names = [name for name, blank in zip(self.columns, self.blank, strict=True) if not blank]
         self.origin = len(self.header) - len(self.header.lstrip(" "))
+
+    @property
+    def padded(self) -> bool:
+        """The header holds runs of tabs: columns lined up by hand."""
+        return len(self.names) < self.count
 
 
 @dataclass(slots=True)
@@ -123,8 +143,28 @@ def _read_header(lines: list[str], numbers: list[int], start: int, terminal_widt
     header, end, mailed = _unwrap_header(lines, start, terminal_width) if expanded else (lines[start], start + 1, False)
     # A rejoined header passed `_header_names`, which found its tab stops.
     tab = (_tab_size(header) or TAB_SIZES[0]) if expanded else 8
-    columns = unique_names(_header_names(header) or [])
-    return _Batch(lines, numbers, start, header, columns, expanded, tab, terminal_width, mailed, end - start - 1)
+    names, renamed = _known_names(_header_names(header) or [])
+    batch = _Batch(
+        lines, numbers, start, header, unique_names(names), expanded, tab, terminal_width, mailed, end - start - 1,
+        [not name for name in names],
+    )  # fmt: skip
+    batch.notices += [f"Read the header's '{old}' as {new} (line {numbers[start]})." for old, new in renamed]
+    return batch
+
+
+def _known_names(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The header's names with a shortened one (`select`) read as the only missing EXPLAIN column
+    it starts, and the (old, new) names so read."""
+    renamed = []
+    out = list(names)
+    for k, name in enumerate(names[:-1]):  # (the last name may have been cut with its line)
+        if len(name) < 3 or name in EXPLAIN_COLUMNS:
+            continue
+        whole = [c for c in STANDARD_ORDER if c.startswith(name) and c not in names]
+        if len(whole) == 1:
+            out[k] = whole[0]
+            renamed.append((name, whole[0]))
+    return out, renamed
 
 
 def _unwrap_header(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int, bool]:
@@ -197,7 +237,8 @@ def _read_row(batch: _Batch, j: int) -> int:
             batch.ambiguous.append(batch.numbers[j])
         line, fields, last = row.text, row.fields, row.last
     else:
-        line, last = _unwrap(batch.lines, j, batch.count, batch.terminal_width)
+        # Hand-aligned rows (runs of tabs in the header) do not count tabs: each line is a row.
+        line, last = (batch.lines[j], j) if batch.padded else _unwrap(batch.lines, j, batch.count, batch.terminal_width)
         # The client never pads a field: leading spaces are indentation (of the header too,
         # or of every line but the first when a selection started at the header's text).
         line = line.lstrip(" ")
@@ -263,21 +304,24 @@ def _rejoin_extra(batch: _Batch, row: _Row) -> None:
 
 def _result(batch: _Batch) -> ResultSet:
     """The result set of the rows read, with notices on what was repaired or is missing."""
-    cut_at = _cut_width(batch)
-    rows, damaged, filled = _fill_rows(batch, cut_at)
+    if not batch.expanded:
+        _place_by_values(batch)
+    cut = _cut_width(batch)
+    rows, damaged, filled = _fill_rows(batch, cut)
     _report_repairs(batch, filled)
     result = ResultSet("tsv", batch.columns, rows, batch.numbers[batch.start], notices=batch.notices)
     result.skipped = batch.skipped
-    if cut_at is not None:
+    result.uncertain = bool(batch.placed)
+    if cut is not None:
         result.truncated = True
         batch.notices.append(
-            f"The tab-separated lines were truncated at {cut_at} characters: a field ending in '{CUT}' "
+            f"The tab-separated lines were truncated at {cut.width} {cut.unit}: a field ending in '{CUT}' "
             f"was cut short and a field that is only '{CUT}' is missing."
         )
     if damaged:
         result.truncated = True
         result.affected_rows = damaged
-        if cut_at is None:
+        if cut is None:
             damaged_lines = [batch.raw[index][1] for index in damaged]
             batch.notices.append(
                 f"{describe_lines(damaged_lines).capitalize()} {'does' if len(damaged_lines) == 1 else 'do'} "
@@ -287,35 +331,169 @@ def _result(batch: _Batch) -> ResultSet:
     return result
 
 
-def _cut_width(batch: _Batch) -> int | None:
-    """The length the lines were cut at, or None when they were not cut."""
-    # Lines cut at one width: the header stops before Extra, or two or more lines end at the
-    # longest width and a row there is short. (One short longest line is a stripped trailing tab.)
-    lengths = [len(batch.header), *(len(line) for line, _, _ in batch.raw)]
-    longest = max(lengths)
-    cut = bool(missing_tail(batch.columns)) or (
-        lengths.count(longest) > 1
-        and any(len(fields) < batch.count and len(line) == longest for line, _, fields in batch.raw)
+def _place_by_values(batch: _Batch) -> None:
+    """Hand-aligned grid copies: where a row has more tab-separated fields than the header, or the
+    header holds runs of tabs, the row's cells are placed in the named columns by their values
+    (`cell_shapes.align_cells`); a row whose cells fill every column in order needs no guess."""
+    if not batch.padded and all(len(fields) <= batch.count for _, _, fields in batch.raw):
+        return
+    names, padded = batch.names, batch.padded
+    collapsed: list[int] = []
+    for index, (line, number, fields) in enumerate(batch.raw):
+        if not batch.padded and len(fields) <= batch.count:
+            continue
+        cells = [cell.strip(" ") for cell in fields if cell.strip(" ")]
+        placed: list[str] | None = None
+        if len(fields) == len(names) and _fit(names, fields):
+            placed = fields  # one field per name (the header alone has an empty field)
+        elif len(cells) == len(names) and _fit(names, cells):
+            placed = cells
+            collapsed.append(number)
+        else:
+            placed = _placed_cells(cells, names)
+            if placed is not None:
+                batch.placed.append(number)
+        if placed is None:
+            placed = _projected(batch, fields)
+        else:
+            batch.last_cell[index] = max((k for k, cell in enumerate(placed) if cell), default=0)
+        batch.raw[index] = (line, number, placed)
+    batch.columns, batch.count = names, len(names)
+    _report_placing(batch, collapsed, padded)
+
+
+def _fit(names: list[str], cells: list[str]) -> bool:
+    """True when every cell (an empty one is NULL as a grid shows it) fits its column."""
+    return all(
+        not cell.strip(" ") or cell_fit(name, cell.strip(" "), None) is not None
+        for name, cell in zip(names, cells, strict=True)
     )
-    return longest if cut else None
 
 
-def _fill_rows(batch: _Batch, cut_at: int | None) -> tuple[list[Row], list[int], list[int]]:
-    """The rows, a cell for each column (lines were cut at `cut_at`, if not None); the indexes of
-    the damaged ones, and the numbers of the lines whose missing last field was taken as empty."""
+def _placed_cells(cells: list[str], names: list[str]) -> list[str] | None:
+    """`cells` placed in the columns `names` by their values (empty where no cell goes), or None.
+    A type and a key joined by a space (`eq_ref PRIMARY`) are parted when nothing else is a type."""
+    columns = align_cells(cells, names)
+    if columns is None and not any(access_type(cell) for cell in cells):
+        for k, cell in enumerate(cells):
+            head, _, rest = cell.partition(" ")
+            if access_type(head) and rest and " " not in rest:
+                cells = [*cells[:k], head, rest, *cells[k + 1 :]]
+                columns = align_cells(cells, names)
+                break
+    if columns is None:
+        return None
+    placed = [""] * len(names)
+    for at, cell in zip(columns, cells, strict=True):
+        placed[at] = cell
+    return placed
+
+
+def _projected(batch: _Batch, fields: list[str]) -> list[str]:
+    """The fields of a row that lines up with a padded header, in its named columns (a row that
+    cannot be placed keeps its fields and is reported as damaged)."""
+    if len(fields) != len(batch.blank):
+        return fields
+    return [cell for cell, blank in zip(fields, batch.blank, strict=True) if not blank]
+
+
+def _report_placing(batch: _Batch, collapsed: list[int], padded: bool) -> None:
+    """Notices on the rows read with runs of tabs as one separator and those placed by their values
+    (`padded`: the header holds runs of tabs)."""
+    if collapsed:
+        batch.notices.append(
+            f"Read the runs of tabs on {describe_lines(collapsed)} as single separators (columns lined up by hand)."
+        )
+    if batch.placed:
+        lines = describe_lines(batch.placed)
+        have = "has" if len(batch.placed) == 1 else "have"
+        why = (
+            f"The header holds runs of tabs and {lines} {'does' if have == 'has' else 'do'} not line up with it"
+            if padded
+            else f"{lines.capitalize()} {have} more tab-separated fields than the header"
+        )
+        batch.notices.append(f"{why} (hand-added tabs?); cells were placed in columns by their values.")
+
+
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    """Where the lines of a batch result set were cut."""
+
+    width: int
+    unit: str  # "characters" (the text was cut) or "columns" (the line as a terminal shows it)
+    rows: frozenset[int]  # indexes of the rows whose line reaches that width
+
+
+def _cut_width(batch: _Batch) -> _Cut | None:
+    """Where the lines were cut at one width, or None when they were not cut.
+
+    Cut lines end at one width, the widest, counted in characters (a tool cut the text) or in
+    columns with tabs expanded (a pager or terminal cut the line as shown). Either the header
+    stops before Extra, or a line at that width ends visibly inside a value, or rows there lack
+    fields and two or more lines end there (or it is a usual terminal width). Lines of equal
+    length that end in whole values are no cut.
+    """
+    header_cut = bool(missing_tail(batch.columns))
+    lines = _texts(batch)
+    measures = (("characters", len), ("columns", _shown_width))
+    for unit, measure in measures[1:] if batch.expanded else measures:
+        sizes = [measure(line) for line in lines]
+        longest = max(sizes)
+        at = frozenset(k - 1 for k, size in enumerate(sizes) if k and size == longest)
+        lacking = sizes.count(longest) > 1 or longest in USUAL_TERMINAL_WIDTHS
+        if header_cut or any(_ends_cut(batch, index, lacking) for index in at):
+            return _Cut(longest, unit, at)
+    return None
+
+
+def _texts(batch: _Batch) -> list[str]:
+    """The header's and rows' lines as far as their text goes: spaces a console padded every line
+    with to its width are left out (batch output keeps its tabs, so spaces end no field there)."""
+    lines = [batch.header, *(line for line, _, _ in batch.raw)]
+    if not batch.expanded or len({len(line) for line in lines}) == 1:
+        return [line.rstrip(" ") for line in lines]
+    return lines
+
+
+def _shown_width(line: str) -> int:
+    return width(expand_tabs(line)) if "\t" in line else width(line)
+
+
+def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
+    """True when row `index`, whose line reaches the widest width, ends as a cut line does: inside
+    a value, or (`lacking`: that width is shared by two or more lines, or usual for terminals)
+    short of fields."""
+    line, _, fields = batch.raw[index]
+    column = batch.last_cell.get(index, len(fields) - 1)
+    # Short of fields, or (cells placed by their values) stopping before Extra without a tab.
+    if lacking and (len(fields) < batch.count or (column < batch.count - 1 and not line.endswith("\t"))):
+        return True
+    if batch.expanded and line.endswith(" "):
+        # Between two words of a value its spaces reach no tab stop; else they were tabs before empty fields.
+        return _shown_width(line) % batch.tab != 0
+    if line.endswith("\t"):
+        return False  # it ends with a separator, not inside a value
+    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column])
+
+
+def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:
+    """The rows, a cell for each column (lines were `cut`, if not None); the indexes of the damaged
+    ones, and the numbers of the lines whose missing last field was taken as empty."""
     count, columns = batch.count, batch.columns
-    cut_lines = cut_at is not None
     rows: list[Row] = []
     damaged: list[int] = []
     filled: list[int] = []
-    for line, number, fields in batch.raw:
+    for index, (_, number, fields) in enumerate(batch.raw):
         short = len(fields) < count
-        if cut_lines and (short or len(line) == cut_at) and fields[-1] != "":
-            fields[-1] += CUT  # the line was cut: its last field may go on
+        last = batch.last_cell.get(index, len(fields) - 1)
+        if cut is not None and (short or index in cut.rows):
+            # The line was cut: its last field may go on (an empty one is lost), and so are those after it.
+            fields[last] += CUT
+            fields[last + 1 :] = [CUT] * (len(fields) - last - 1)
         elif len(fields) == count - 1 and columns[-1] == "extra" and fits_columns(columns, fields):
             fields.append("")
             filled.append(number)
-        if len(fields) != count or (cut_lines and fields[-1].endswith(CUT)):
+        if len(fields) != count or fields[last].endswith(CUT):
             damaged.append(len(rows))
         fields = (fields + [CUT] * count)[:count]
         rows.append({name: value(cell.strip(" ")) for name, cell in zip(columns, fields, strict=True)})
@@ -404,6 +582,17 @@ def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
     return cut_at == terminal_width or cut_at in USUAL_TERMINAL_WIDTHS
 
 
+def _starts_row(line: str) -> bool:
+    """True when a batch line starts as a row does: an id (or NULL), then a select_type (tabs
+    or, expanded, spaces between)."""
+    text = line.lstrip(" ")
+    head = _ID_RE.match(text)
+    if head is None:
+        return False
+    rest = text[head.end() :]
+    return any(rest.startswith(name) and rest[len(name) : len(name) + 1] in ("", " ", "\t") for name in SELECT_TYPES)
+
+
 def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None) -> tuple[str, int]:
     """A batch row with the lines wrapped off it; returns it and the index of its last line.
 
@@ -417,6 +606,8 @@ def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None
         more = piece.count("\t")
         if tabs + more > count - 1 or (tabs == count - 1 and (more or width(lines[k - 1]) < 40)):
             break
+        if more and _starts_row(piece):
+            break  # a row of its own after a row cut short, not the rest of a wrapped one
         # A usual terminal width alone proves little: a break after an Extra item's `;` lost its space.
         if _cut_by_terminal(lines[k - 1], terminal_width) and (terminal_width or not text.endswith(";")):
             text += piece
@@ -442,6 +633,7 @@ def _unwrap_expanded(
         and _cut_by_terminal(lines[k - 1], terminal_width)
         and not starts_tsv(lines[k])
         and partial(lines[k])
+        and not _starts_row(lines[k])
     ):
         text += lines[k]
         k += 1

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.model import Row
+from analyzer.readers.cell_shapes import stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.wording import describe_lines, plural
@@ -53,6 +54,7 @@ class _Records:
     record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker
     widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
     cut_width: int | None = None  # lines were cut at this width, as a star line shows
+    cut_by_value: bool = False  # the cut width is shown by a value stopping inside, not by a star line
     cut_marker: int | None = None  # line of a row marker the paste stops inside
     notices: list[str] = field(default_factory=list)
     tabbed: int = 0
@@ -200,18 +202,33 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
     widest = max(scan.widths)
     terminal = terminal_width or (widest if scan.widths[widest] > 1 else None)
     joined = 0
-    cut_rows: list[int] = []
+    ends: list[tuple[int, _Field, int]] = []  # each value's record, and the width of its last line
     for index, record in enumerate(scan.records):
         for item in record:
-            last_width = width(item.pieces[-1]) if item.pieces else item.width
+            ends.append((index, item, width(item.pieces[-1]) if item.pieces else item.width))
             if item.pieces:
                 joined += len(item.pieces)
                 item.text = _unwrap(item.text, item.width, item.pieces, terminal)
-            if scan.cut_width and last_width >= scan.cut_width:
-                item.text = item.text.rstrip(" ") + CUT
-                if not cut_rows or cut_rows[-1] != index:
-                    cut_rows.append(index)
+    if scan.cut_width is None and len(scan.widths) > 1 and _values_cut(ends, widest):
+        # (A console pads every line to one width: then no value ends there.)
+        scan.cut_width, scan.cut_by_value = widest, True
+    cut_rows: list[int] = []
+    for index, item, last_width in ends:
+        if scan.cut_width and last_width >= scan.cut_width:
+            item.text = item.text.rstrip(" ") + CUT
+            if not cut_rows or cut_rows[-1] != index:
+                cut_rows.append(index)
     return joined, cut_rows
+
+
+def _values_cut(ends: list[tuple[int, _Field, int]], widest: int) -> bool:
+    """True when a value whose line ends at the widest width visibly stops there: inside an Extra
+    item or a parenthesis, or after a space (no value ends with one)."""
+    return any(
+        stops_inside(item.name.lower(), item.text) or (item.text.endswith(" ") and item.text.strip() != "")
+        for _, item, last_width in ends
+        if last_width == widest
+    )
 
 
 def _table(records: list[list[_Field]]) -> tuple[list[str], list[Row], list[int]]:
@@ -250,7 +267,7 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
     if cut_rows:
         result.truncated = True
         result.notices.append(
-            f"The vertical output was truncated at {scan.cut_width} columns (the '{ROW_MARK}' lines are cut short): "
+            f"The vertical output was truncated at {scan.cut_width} columns ({_cut_shown(scan)}): "
             f"values reaching that width end with '{CUT}' and may be incomplete."
         )
     elif scan.cut_width:
@@ -266,6 +283,13 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
             f"{describe_lines([scan.record_lines[i] for i in missing])} {'lack' if len(missing) > 1 else 'lacks'} "
             f"fields the others have; missing values are shown as '{CUT}'."
         )
+
+
+def _cut_shown(scan: _Records) -> str:
+    """What shows that the lines were cut at `scan.cut_width`."""
+    if scan.cut_by_value:
+        return "a value stops there inside an Extra item, a parenthesis or between two words"
+    return f"the '{ROW_MARK}' lines are cut short"
 
 
 def _resume_after_remark(lines: list[str], k: int, colon: int | None) -> int | None:

@@ -1,0 +1,227 @@
+"""What the cells of each EXPLAIN column look like.
+
+Two readers' questions are answered from the values alone:
+
+- Which column does a cell belong to, when the tabs of a copied grid were padded by hand
+  (`align_cells`): an id is a whole number, a select_type and an access type are words of a
+  short list, key_len and rows are numbers, filtered a decimal, ref a qualified column, `const`
+  or `func`, and the access type rules out or demands a key.
+- Does a value that ends where a line was cut end there (`stops_inside`): an Extra item is one of
+  the few the servers print, so `Using join buff` or `Using union(a,b` is visibly cut short.
+"""
+
+from __future__ import annotations
+
+import re
+
+SELECT_TYPES = frozenset(
+    {
+        "SIMPLE", "PRIMARY", "SUBQUERY", "DEPENDENT SUBQUERY", "UNCACHEABLE SUBQUERY", "DERIVED",
+        "DEPENDENT DERIVED", "LATERAL DERIVED", "MATERIALIZED", "UNION", "DEPENDENT UNION",
+        "UNCACHEABLE UNION", "UNION RESULT", "INTERSECT", "EXCEPT", "INTERSECT RESULT", "EXCEPT RESULT",
+        "UNIT RESULT", "PUSHED DERIVED", "PUSHED SELECT", "PUSHED UNION", "INSERT", "UPDATE", "DELETE",
+        "REPLACE",
+    }
+)  # fmt: skip
+ACCESS_TYPES = frozenset(
+    {
+        "system", "const", "eq_ref", "ref", "ref_or_null", "fulltext", "index_merge", "unique_subquery",
+        "index_subquery", "range", "index", "ALL", "hash_ALL", "hash_range", "hash_index", "hash_index_merge",
+    }
+)  # fmt: skip
+# Access types that read no index (so key, key_len and ref are NULL), and those that always name one.
+_NO_KEY = frozenset({"ALL", "system", "hash_ALL"})
+_KEYED = ACCESS_TYPES - _NO_KEY
+
+# What a cell that fits a column scores: a value only that column holds, one it may hold, any text.
+STRONG, FITS, ANY = 4, 2, 1
+_INTEGER = re.compile(r"\d+")
+_DECIMAL = re.compile(r"\d+\.\d+")
+_NUMBERS = re.compile(r"\d+(?:[,|]\d+)*")
+_NAMES = re.compile(r"[^\s,]+(?:,[^\s,]+)*")
+_REF = re.compile(r"(?:const|func|NULL|[^\s,.]+(?:\.[^\s,.]+)+)(?:,(?:const|func|NULL|[^\s,.]+(?:\.[^\s,.]+)+))*")
+_DERIVED = re.compile(r"<[a-z_]+[\d,]*>")
+_WORDS = re.compile(r"[A-Z][A-Z ]*")
+# What leaving a column empty costs (a GUI shows NULL as nothing): columns that are rarely NULL.
+_EMPTY_COST = {"id": 6, "select_type": 6, "table": 3, "type": 3, "rows": 3, "filtered": 2}
+
+
+def access_type(cell: str) -> str | None:
+    """The access type a cell names (MariaDB's `ref|filter` counts as `ref`), else None."""
+    base = cell.split("|", 1)[0] if cell.endswith("|filter") else cell
+    return base if base in ACCESS_TYPES else None
+
+
+def cell_fit(column: str, cell: str, access: str | None) -> int | None:
+    """How well `cell` fits `column` in a row read with `access` (STRONG, FITS, ANY), or None
+    when the column never holds such a value."""
+    if cell == "NULL":
+        return None if column in ("id", "select_type") else ANY
+    if column in ("key", "key_len", "ref") and access in _NO_KEY:
+        return None
+    return _FITS.get(column, _any)(cell)
+
+
+def _id(cell: str) -> int | None:
+    return STRONG if _INTEGER.fullmatch(cell) else None
+
+
+def _select_type(cell: str) -> int | None:
+    return STRONG if cell in SELECT_TYPES else ANY if _WORDS.fullmatch(cell) else None
+
+
+def _table(cell: str) -> int | None:
+    if _DERIVED.fullmatch(cell):
+        return STRONG
+    return None if _INTEGER.fullmatch(cell) or not _NAMES.fullmatch(cell) else FITS
+
+
+def _names(cell: str) -> int | None:
+    return None if _INTEGER.fullmatch(cell) or not _NAMES.fullmatch(cell) else ANY
+
+
+def _key(cell: str) -> int | None:
+    return None if _INTEGER.fullmatch(cell) or not _NAMES.fullmatch(cell) else FITS
+
+
+def _type(cell: str) -> int | None:
+    return STRONG if access_type(cell) else None
+
+
+def _numbers(cell: str) -> int | None:
+    return FITS if _NUMBERS.fullmatch(cell) else None
+
+
+def _ref(cell: str) -> int | None:
+    return FITS if _REF.fullmatch(cell) else None
+
+
+def _integer(cell: str) -> int | None:
+    return FITS if _INTEGER.fullmatch(cell) else None
+
+
+def _decimal(cell: str) -> int | None:
+    return STRONG if _DECIMAL.fullmatch(cell) else FITS if _INTEGER.fullmatch(cell) else None
+
+
+def _any(cell: str) -> int | None:
+    return ANY
+
+
+_FITS = {
+    "id": _id,
+    "select_type": _select_type,
+    "table": _table,
+    "partitions": _names,
+    "type": _type,
+    "possible_keys": _key,
+    "key": _key,
+    "key_len": _numbers,
+    "ref": _ref,
+    "rows": _integer,
+    "r_rows": _decimal,
+    "filtered": _decimal,
+    "r_filtered": _decimal,
+}
+
+
+def empty_cost(column: str, access: str | None) -> int:
+    """What leaving `column` without a cell costs in a row read with `access`."""
+    if column in ("key", "key_len") and access in _KEYED:
+        return 5
+    return _EMPTY_COST.get(column, 0)
+
+
+def align_cells(cells: list[str], columns: list[str]) -> list[int] | None:
+    """The column of each of `cells` (the non-empty cells of a row, in order), placing them in
+    `columns` in order so that every cell fits its column and the fits score best; None when
+    they cannot be placed. Linear in the row: at most len(cells) * len(columns) steps."""
+    count = len(columns)
+    if not cells or len(cells) > count:
+        return None
+    access = next((a for cell in cells[1:] if (a := access_type(cell))), None)
+    fits = [[cell_fit(column, cell, access) for column in columns] for cell in cells]
+    skip = [empty_cost(column, access) for column in columns]
+    lowest = -(10**9)
+    # best[i][j]: the best score of the first i cells placed in the first j columns.
+    best = [[lowest] * (count + 1) for _ in range(len(cells) + 1)]
+    best[0][0] = 0
+    for j in range(1, count + 1):
+        best[0][j] = best[0][j - 1] - skip[j - 1]
+        for i in range(1, min(j, len(cells)) + 1):
+            fit = fits[i - 1][j - 1]
+            placed = best[i - 1][j - 1] + fit if fit is not None and best[i - 1][j - 1] > lowest else lowest
+            left = best[i][j - 1] - skip[j - 1] if best[i][j - 1] > lowest else lowest
+            best[i][j] = max(placed, left)
+    if best[len(cells)][count] <= lowest:
+        return None
+    return _placement(best, fits, skip, len(cells))
+
+
+def _placement(best: list[list[int]], fits: list[list[int | None]], skip: list[int], cells: int) -> list[int]:
+    """Walk the table of `align_cells` back: the column of each cell."""
+    placed: list[int] = []
+    i, j = cells, len(skip)
+    while i:
+        fit = fits[i - 1][j - 1]
+        if fit is not None and best[i][j] == best[i - 1][j - 1] + fit:
+            placed.append(j - 1)
+            i -= 1
+        j -= 1
+    return placed[::-1]
+
+
+# The Extra items the servers print (compared without case), and the patterns of those with a part that varies.
+_EXTRA_ITEMS = frozenset(
+    item.casefold()
+    for item in (
+        "Using where", "Using index", "Using index condition", "Using index condition(BKA)",
+        "Using index condition (BKA)", "Using temporary", "Using filesort", "Using join buffer",
+        "Using join buffer (Block Nested Loop)", "Using join buffer (Batched Key Access)",
+        "Using join buffer (Batched Key Access (unique))", "Using join buffer (hash join)", "Using MRR",
+        "Rowid-ordered scan", "Key-ordered scan", "Key-ordered Rowid-ordered scan", "Using index for group-by",
+        "Using index for group-by (scanning)", "Using index for skip scan", "Using rowid filter",
+        "Backward index scan", "Distinct", "Not exists", "Full scan on NULL key", "Start temporary",
+        "End temporary", "Materialize", "Start materialize", "End materialize", "Scan", "Impossible WHERE",
+        "Impossible WHERE noticed after reading const tables", "Impossible HAVING", "Impossible ON condition",
+        "No tables used", "Select tables optimized away", "No matching min/max row",
+        "no matching row in const table", "const row not found", "unique row not found",
+        "No matching rows after partition pruning", "Deleting all rows", "Zero limit",
+        "Using where with pushed condition", "Using buffer", "Open_frm_only", "Open_full_table",
+        "Open_trigger_only", "Skip_open_table", "Scanned all databases", "Recursive", "Plan isn't ready yet",
+        "Not optimized, outer query is empty", "FirstMatch", "LooseScan", "NULL",
+    )
+)  # fmt: skip
+_EXTRA_PATTERNS = re.compile(
+    r"Using (?:union|intersect|sort_union|sort_intersect)\([^()]*\)|FirstMatch\([^()]*\)|LooseScan\([^()]*\)"
+    r"|Using join buffer \((?:flat|incremental), (?:BNL|BNLH|BKA|BKAH) join\)"
+    r"|Range checked for each record \(index map: ?(?:0x)?[0-9a-f]+\)|Rematerialize ?\([^()]*\)"
+    r"|Parent of \d+ pushed join@\d+|Child of '[^']*' in pushed join@\d+|Scanned \d+ databases?",
+    re.IGNORECASE,
+)
+# The fixed start of the items with a varying part: a cut value may stop inside it.
+_EXTRA_HEADS = tuple(
+    head.casefold()
+    for head in (
+        "Using union(", "Using intersect(", "Using sort_union(", "Using sort_intersect(", "FirstMatch(",
+        "LooseScan(", "Using join buffer (flat, ", "Using join buffer (incremental, ",
+        "Range checked for each record (index map: 0x", "Rematerialize (", "Parent of ", "Child of '",
+        "Scanned ", "Using pushed condition ", "Table function: ", "Ft_hints: ", "Using secondary engine ",
+    )
+)  # fmt: skip
+_KNOWN_STARTS = tuple(_EXTRA_ITEMS) + _EXTRA_HEADS
+
+
+def stops_inside(column: str, value: str) -> bool:
+    """True when a value that ends where its line ends visibly stops inside something: an unclosed
+    parenthesis, after a separator, or (Extra) in an item, where it is the start of a longer one
+    and no item itself (`Using join buff`, `Using in`)."""
+    text = value.rstrip()
+    if text.count("(") > text.count(")") or text.endswith((",", ";", "(", "|")):
+        return True
+    if column != "extra" or not text:
+        return False
+    item = text.rsplit(";", 1)[-1].strip().casefold()
+    if item in _EXTRA_ITEMS or _EXTRA_PATTERNS.fullmatch(item):
+        return False
+    return any(start.startswith(item) and start != item for start in _KNOWN_STARTS)
