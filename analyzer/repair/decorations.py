@@ -311,6 +311,8 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
         lines = _strip_wrap_marks(lines, notices)
     if any(line[:1] in _SHOWBREAKS for line in lines):
         lines = _strip_showbreaks(lines, margins, notices)
+    if any("/*" in line or "*/" in line for line in lines):
+        lines = _strip_comment_marks(lines, margins, notices)
     if sum(line.startswith("??") for line in sample) > len(sample) / 2:
         lines = _strip_lost_indent(lines, filled, margins, notices)
     if any(_GUTTER_RE.match(line) for line in sample[:5]):
@@ -320,6 +322,27 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
     if sum(line.endswith(" |") for line in sample) > len(sample) / 2:
         lines = _strip_trailing_cells(lines, filled, notices)
     return lines, margins
+
+
+def _strip_comment_marks(lines: list[str], margins: list[int], notices: list[str]) -> list[str]:
+    """The `/*` opening and the `*/` closing a code comment kept around a paste, where they stick
+    to its first or last line (`/*# id, select_type…`, `…Using where*/`); a comment that opens and
+    closes on one line is part of that line's text."""
+    out = list(lines)
+    changed = 0
+    for i, line in enumerate(lines):
+        body = line.strip()
+        if body.startswith("/*") and "*/" not in body:
+            cut = line.index("/*") + 2
+            out[i] = line[cut:].lstrip(" ")
+            margins[i] += len(line) - len(out[i])
+            changed += 1
+        elif body.endswith("*/") and "/*" not in body and body != "*/":
+            out[i] = line.rstrip()[:-2].rstrip(" *")
+            changed += 1
+    if changed:
+        notices.append(f"Removed the marks of a code comment ('/*', '*/') from {plural(changed, 'line')}.")
+    return out
 
 
 def _strip_lost_indent(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:

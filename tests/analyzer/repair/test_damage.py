@@ -828,3 +828,11 @@ def test_cells_a_web_table_copy_put_on_their_own_lines_are_put_back():
     assert cleaned.lines[:2] == ["1\tSIMPLE\tt\tALL\tNULL\tNULL\t190671\tUsing where\t", "1\tSIMPLE\tu\tref\tk\tk\t4\tNULL\t3\t\t"]
     assert cleaned.numbers[:2] == [1, 6]
     assert any("on a line of its own" in n for n in cleaned.notices)
+
+
+def test_comment_marks_stuck_to_the_first_and_last_lines_are_removed():
+    text = mangle.batch(CLASSIC, ROWID_FILTER_ROWS)
+    commented = "/*" + text.rstrip("\n") + "*/\n"
+    plan = parse(commented)
+    _same(plan, parse(text))
+    assert any("code comment ('/*', '*/')" in n for n in plan.notices)
