@@ -122,9 +122,10 @@ EXPLAIN_MAX_BYTES = env_int("EXPLAIN_MAX_BYTES", 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 256 * 1024
 
 # Rates per client IP, in DRF's syntax (N/second|minute|hour|day): saving explains (API and home
-# form share it) and filing abuse reports.
+# form share it), filing abuse reports and sending "This was read wrong" reports.
 API_CREATE_RATE = os.environ.get("API_CREATE_RATE", "").strip() or "30/minute"
 REPORT_RATE = os.environ.get("REPORT_RATE", "").strip() or "10/hour"
+MISREAD_REPORT_RATE = os.environ.get("MISREAD_REPORT_RATE", "").strip() or "10/hour"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # The API's rate-limit counters, in the database so every gunicorn worker shares them

@@ -1,4 +1,4 @@
-"""Saved explains, tombstones of deleted ones, and abuse reports."""
+"""Saved explains, tombstones of deleted ones, abuse reports and misread reports."""
 
 from __future__ import annotations
 
@@ -101,3 +101,38 @@ class AbuseReport(models.Model):
 
     def __str__(self) -> str:
         return f"Report on {self.explain.slug}"
+
+
+class MisreadStatus(models.TextChoices):
+    NEW = "new", "New"
+    TRIAGED = "triaged", "Triaged"
+    ADDED = "added", "Added to the corpus"
+    DISMISSED = "dismissed", "Dismissed"
+
+
+class MisreadReport(models.Model):
+    """A paste someone says the analyzer read wrong, for the maintainers only: never shown publicly.
+
+    `text` is the paste as it was analyzed, or its anonymized version when the reporter asked for
+    that. `read_*` and `parser_version` record what the analyzer read of the paste the reporter saw
+    (before any anonymizing). Deleting the explain keeps the report and its own copy of the text.
+    """
+
+    text = models.TextField()
+    comment = models.TextField(max_length=2000, blank=True)
+    anonymized = models.BooleanField(default=False)
+    explain = models.ForeignKey(
+        Explain, null=True, blank=True, on_delete=models.SET_NULL, related_name="misread_reports"
+    )
+    parser_version = models.CharField(max_length=32)
+    read_format = models.CharField("format read", max_length=16)
+    read_rows = models.PositiveIntegerField("rows read")
+    read_truncated = models.BooleanField("read as truncated")
+    created_at = models.DateTimeField(db_index=True)
+    status = models.CharField(max_length=10, choices=MisreadStatus.choices, default=MisreadStatus.NEW, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Misread report {self.pk}"

@@ -1,4 +1,4 @@
-"""Rate limits per client IP: creating explains (API and form) and filing abuse reports."""
+"""Rate limits per client IP: creating explains (API and form), filing abuse and misread reports."""
 
 from __future__ import annotations
 
@@ -40,3 +40,12 @@ class ReportRateThrottle(CreateRateThrottle):
 
     def get_rate(self) -> str:
         return settings.REPORT_RATE
+
+
+class MisreadRateThrottle(CreateRateThrottle):
+    """`MISREAD_REPORT_RATE` (e.g. "10/hour") "This was read wrong" reports per client address."""
+
+    scope = "misread_report"
+
+    def get_rate(self) -> str:
+        return settings.MISREAD_REPORT_RATE
