@@ -1,4 +1,4 @@
-"""Web forms: the paste form on the home page and the abuse report."""
+"""Web forms: the paste form on the home page, the abuse report and "This was read wrong"."""
 
 from __future__ import annotations
 
@@ -15,6 +15,14 @@ from pastebin.slugs import SLUG_RE
 def _no_nul(value: str) -> None:
     if "\x00" in value:
         raise forms.ValidationError(NUL_MESSAGE)
+
+
+def check_paste_size(text: str) -> None:
+    """Refuse a paste over the site's size limit (`EXPLAIN_MAX_BYTES`), with the code `too_large`."""
+    if len(text.encode("utf-8", "surrogatepass")) > settings.EXPLAIN_MAX_BYTES:
+        raise forms.ValidationError(
+            f"The paste is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.", code="too_large"
+        )
 
 
 class RawTextField(TextareaField):
@@ -74,10 +82,7 @@ class ExplainForm(forms.Form):
 
     def clean_explain(self) -> str:
         text = self.cleaned_data["explain"]
-        if len(text.encode("utf-8", "surrogatepass")) > settings.EXPLAIN_MAX_BYTES:
-            raise forms.ValidationError(
-                f"The paste is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.", code="too_large"
-            )
+        check_paste_size(text)
         if not text.strip():
             raise forms.ValidationError("Paste the output of EXPLAIN first.")
         return text
@@ -99,3 +104,29 @@ class ReportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5, "cols": 80}),
     )
     contact = forms.CharField(label="Your e-mail (optional)", required=False, max_length=200)
+
+
+class MisreadForm(forms.Form):
+    """The "This was read wrong" form under a saved explain's analysis (the paste is the stored one).
+
+    The template `pastebin/_misread_form.html` writes the fields by hand, under this prefix, so that
+    the analyzer's own preview can show the form without building it.
+    """
+
+    prefix = "misread"
+
+    comment = RawTextField(required=False, max_length=2000)
+    anonymize = forms.BooleanField(required=False)
+
+
+class MisreadPasteForm(MisreadForm):
+    """The "This was read wrong" form under an analysis that was not saved: the paste comes with it."""
+
+    explain = RawTextField(required=False)
+
+    def clean_explain(self) -> str:
+        text = self.cleaned_data["explain"]
+        check_paste_size(text)
+        if not text.strip():
+            raise forms.ValidationError("There is no paste to send: analyze one first.")
+        return text

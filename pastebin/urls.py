@@ -17,6 +17,8 @@ urlpatterns = [
     re_path(rf"^e/{SLUG}/raw/$", views.raw, name="raw"),
     re_path(rf"^e/{SLUG}/delete/$", views.delete, name="delete"),
     re_path(rf"^e/{SLUG}/report/$", views.report, name="report"),
+    re_path(rf"^e/{SLUG}/misread/$", views.misread_saved, name="misread-saved"),
+    path("misread/", views.misread, name="misread"),
     path("compare/", views.compare_start, name="compare-start"),
     re_path(
         r"^compare/(?P<slug_a>[A-Za-z0-9_-]{1,64})/(?P<slug_b>[A-Za-z0-9_-]{1,64})/$", views.compare, name="compare"

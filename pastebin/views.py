@@ -1,4 +1,4 @@
-"""Web pages: paste form, hand-off analysis, permalink, raw text, delete, report, recent, search."""
+"""Web pages: paste form, hand-off analysis, permalink, raw text, delete, reports, recent, search."""
 
 from __future__ import annotations
 
@@ -22,12 +22,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from analyzer.insight.compare import compare as compare_analyses
 from analyzer.render.view import MAX_SHOWN_ROWS
+from analyzer.web.views import is_htmx
 from pastebin import clock, expiry, lookup
-from pastebin.forms import ExplainForm, ReportForm
+from pastebin.forms import ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
+from pastebin.misread import file_report
 from pastebin.models import AbuseReport, Explain, Visibility
 from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain
 from pastebin.slugs import SLUG_RE
-from pastebin.throttles import CreateRateThrottle, ReportRateThrottle
+from pastebin.throttles import CreateRateThrottle, MisreadRateThrottle, ReportRateThrottle
 from pastebin.tokens import token_matches
 
 SESSION_TOKENS = "pastebin_delete_tokens"
@@ -295,6 +297,67 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, "Thank you: the report was sent to the moderators.")
         return redirect(found)
     return render(request, "pastebin/report.html", {"explain": found, "form": form})
+
+
+MISREAD_THANKS = "Thank you: the paste was sent to the maintainers, who will look at how it was read."
+
+
+@noindex
+@require_POST
+def misread_saved(request: HttpRequest, slug: str) -> HttpResponse:
+    """The "This was read wrong" form under a permalink's analysis: report the saved paste."""
+    found = _live_or_gone(request, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    return _file_misread(request, MisreadForm(request.POST), found)
+
+
+@noindex
+@require_POST
+def misread(request: HttpRequest) -> HttpResponse:
+    """The "This was read wrong" form under an unsaved analysis: report the paste sent with the form."""
+    return _file_misread(request, MisreadPasteForm(request.POST), None)
+
+
+def _file_misread(request: HttpRequest, form: MisreadForm, explain: Explain | None) -> HttpResponse:
+    wait = throttled(request, MisreadRateThrottle())
+    if wait:
+        form.is_valid()
+        form.add_error(None, f"Too many reports from your address; try again in {wait} seconds.")
+        return retry_after(_misread_answer(request, form, explain, status=429), wait)
+    if not form.is_valid():
+        too_large = form.has_error("explain", code="too_large")
+        return _misread_answer(request, form, explain, status=413 if too_large else 400)
+    data = form.cleaned_data
+    try:
+        file_report(
+            explain.raw_explain if explain else data["explain"],
+            comment=data["comment"],
+            anonymize_names=data["anonymize"],
+            explain=explain,
+        )
+    except SaveError as exc:
+        form.add_error(None, exc.message)
+        return _misread_answer(request, form, explain, status=413 if exc.too_large else 400)
+    if is_htmx(request):
+        return _misread_answer(request, form, explain, sent=True)
+    messages.success(request, MISREAD_THANKS)
+    return redirect(explain or "pastebin:home")
+
+
+def _misread_answer(
+    request: HttpRequest, form: MisreadForm, explain: Explain | None, status: int = 200, sent: bool = False
+) -> HttpResponse:
+    """The form again with its errors, or the thanks: in place for htmx, else on a page of its own."""
+    context = {
+        "misread_form": form,
+        "explain": explain,
+        "raw_explain": form.data.get(form.add_prefix("explain"), "") if explain is None else "",
+        "sent": sent,
+        "thanks": MISREAD_THANKS,
+    }
+    template = "pastebin/_misread_form.html" if is_htmx(request) else "pastebin/misread.html"
+    return render(request, template, context, status=status)
 
 
 def encode_cursor(explain: Explain) -> str:

@@ -1,4 +1,4 @@
-/* Explain Analyzer: term tooltips on tap and Escape, and copy buttons.
+/* Explain Analyzer: term tooltips on tap and Escape, copy buttons, and the misread form's errors.
    Loaded from 'self' (strict CSP): no inline handlers, everything delegated from document,
    so content swapped in by htmx works without re-initialising. Without JavaScript the
    tooltips still open on hover and focus (CSS) and the copies stay selectable <pre> blocks. */
@@ -104,6 +104,17 @@
   }
   window.addEventListener("scroll", reposition, { capture: true, passive: true });
   window.addEventListener("resize", reposition, { passive: true });
+
+  // "This was read wrong" answers a refused post with a 4xx and the form with its error message:
+  // swap that in too (htmx leaves error answers out by default).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    var misread = event.target.closest && event.target.closest(".misread"); // the element to swap
+    if (misread && status >= 400 && status < 500) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
 
   // Copy buttons: data-copy="<id of a pre>" or data-copy-text="<text>".
   function selectContents(element) {

@@ -14,6 +14,7 @@ def _generous_rate(settings):
     """Fuzzing creates many explains and reports; the throttles have their own tests."""
     settings.API_CREATE_RATE = "100000/minute"
     settings.REPORT_RATE = "100000/minute"
+    settings.MISREAD_REPORT_RATE = "100000/minute"
 
 
 @pytest.fixture

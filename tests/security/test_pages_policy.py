@@ -80,6 +80,7 @@ def page_requests(site: dict, paste: str) -> list[tuple[str, str, dict, int]]:
         ("post", "/preview/", {"explain": "nothing"}, 400), ("get", "/analyze/", {"raw_explain": paste}, 200),
         ("post", "/analyze/", {"raw_explain": paste}, 200), ("get", f"/e/{a}/", {}, 200),
         ("get", f"/e/{a}/report/", {}, 200), ("post", f"/e/{a}/report/", {}, 400),
+        ("post", f"/e/{a}/misread/", {"misread-comment": "x" * 2001}, 400), ("post", "/misread/", {}, 400),
         ("post", f"/e/{a}/delete/", {"token": "wrong"}, 403), ("get", f"/compare/{a}/{b}/", {}, 200),
         ("get", "/recent/", {}, 200), ("get", "/search/", {"q": "employees"}, 200), ("get", "/terms/", {}, 200),
         ("get", "/notes/", {}, 200), ("get", "/notes/releases/", {}, 200), ("get", "/notes/benchmarks/", {}, 200),

@@ -13,7 +13,7 @@ ODD_VALUES = [
     "", " ", "\x00", "a\x00b", "\ud800", "\u202e", "\u2028", "x" * 300, "<script>alert(1)</script>", "%00",
     "../../etc/passwd", "never", "public", "on", "1", "-1", "A" * 64, "0" * 5000,
 ]  # fmt: skip
-FORM_URLS = ["/", "/preview/", "/analyze/"]
+FORM_URLS = ["/", "/preview/", "/analyze/", "/misread/"]
 
 
 def form_value(value: str) -> str:
@@ -112,14 +112,14 @@ def test_random_query_strings(client, path, params):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("suffix", ["", "raw/", "report/", "delete/"])
+@pytest.mark.parametrize("suffix", ["", "raw/", "report/", "misread/", "delete/"])
 @pytest.mark.parametrize("method", ["get", "post", "put", "delete", "patch", "options"])
 def test_every_method_on_saved_explain_pages(client, create_explain, suffix, method):
     slug = create_explain()["slug"]
     response = getattr(client, method)(f"/e/{slug}/{suffix}")
     assert_no_server_error(response)
-    if method == "get" and suffix == "delete/":
-        assert response.status_code == 405  # deleting is never a GET
+    if method == "get" and suffix in ("delete/", "misread/"):
+        assert response.status_code == 405  # deleting or reporting is never a GET
     assert client.get(f"/e/{slug}/").status_code == 200
 
 
@@ -132,6 +132,18 @@ def test_every_method_on_saved_explain_pages(client, create_explain, suffix, met
 def test_odd_abuse_reports(client, create_explain, data):
     slug = create_explain()["slug"]
     assert_no_server_error(client.post(f"/e/{slug}/report/", data))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["explain", "comment", "anonymize"])
+@pytest.mark.parametrize("value", ODD_VALUES)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_odd_misread_reports(client, create_explain, paste, field, value, htmx):
+    slug = create_explain()["slug"]
+    data = {"misread-explain": paste, f"misread-{field}": form_value(value)}
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    assert_no_server_error(client.post("/misread/", data, **extra))
+    assert_no_server_error(client.post(f"/e/{slug}/misread/", data, **extra))
 
 
 @pytest.mark.django_db
