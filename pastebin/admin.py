@@ -1,12 +1,16 @@
-"""Moderation: staff review abuse reports and hide or delete the reported explains."""
+"""Moderation: staff review abuse reports and hide or delete the reported explains, and triage the
+pastes people say the analyzer read wrong."""
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
+from django.db.models.functions import Substr
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
-from pastebin.models import AbuseReport, DeletedSlug, Explain
+from pastebin.models import AbuseReport, DeletedSlug, Explain, MisreadReport, MisreadStatus
 from pastebin.saving import delete_explain
 
 
@@ -79,6 +83,85 @@ class AbuseReportAdmin(admin.ModelAdmin):
     @admin.action(description="Mark as resolved")
     def mark_resolved(self, request: HttpRequest, queryset: QuerySet[AbuseReport]) -> None:
         queryset.update(resolved=True)
+
+
+def _one_line(text: str, length: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= length else flat[: length - 1] + "…"
+
+
+def _excerpt(text: str, length: int) -> str:
+    """The start of a paste on one line, without its border lines (`+----+----+`)."""
+    return _one_line(" ".join(line for line in text.splitlines() if any(c.isalnum() for c in line)), length)
+
+
+@admin.register(MisreadReport)
+class MisreadReportAdmin(admin.ModelAdmin):
+    """The queue of "This was read wrong" reports; `manage.py export_misread_reports` writes them out
+    as corpus cases. Only the status is editable."""
+
+    list_display = ["__str__", "created_at", "status", "read_format", "excerpt", "short_comment", "permalink"]
+    list_filter = ["status", "read_format", "anonymized"]
+    date_hierarchy = "created_at"
+    search_fields = ["comment"]
+    fields = [
+        "status",
+        "created_at",
+        "permalink",
+        "explain",
+        "comment",
+        "anonymized",
+        "parser_version",
+        "read_format",
+        "read_rows",
+        "read_truncated",
+        "paste",
+    ]
+    readonly_fields = [name for name in fields if name != "status"]
+    actions = ["mark_triaged", "mark_added", "mark_dismissed"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[MisreadReport]:
+        # A paste can be 1 MiB: the list reads only its start, the change page loads the rest.
+        return super().get_queryset(request).defer("text").annotate(text_start=Substr("text", 1, 1000))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # reports come from the site's visitors only
+
+    @admin.display(description="paste")
+    def excerpt(self, report: MisreadReport) -> str:
+        return _excerpt(report.text_start, 80)
+
+    @admin.display(description="comment")
+    def short_comment(self, report: MisreadReport) -> str:
+        return _one_line(report.comment, 80)
+
+    @admin.display(description="permalink")
+    def permalink(self, report: MisreadReport) -> str:
+        if not report.explain_id:
+            return "-"
+        return format_html(
+            '<a href="{}">{}</a>', reverse("pastebin:detail", args=[report.explain_id]), report.explain_id
+        )
+
+    @admin.display(description="paste, as stored")
+    def paste(self, report: MisreadReport) -> str:
+        return format_html('<pre class="misread-paste">{}</pre>', report.text)
+
+    def _mark(self, request: HttpRequest, queryset: QuerySet[MisreadReport], status: MisreadStatus) -> None:
+        count = queryset.update(status=status)
+        self.message_user(request, f"{count} report(s) marked “{status.label}”.", messages.SUCCESS)
+
+    @admin.action(description="Mark as triaged")
+    def mark_triaged(self, request: HttpRequest, queryset: QuerySet[MisreadReport]) -> None:
+        self._mark(request, queryset, MisreadStatus.TRIAGED)
+
+    @admin.action(description="Mark as added to the corpus")
+    def mark_added(self, request: HttpRequest, queryset: QuerySet[MisreadReport]) -> None:
+        self._mark(request, queryset, MisreadStatus.ADDED)
+
+    @admin.action(description="Mark as dismissed")
+    def mark_dismissed(self, request: HttpRequest, queryset: QuerySet[MisreadReport]) -> None:
+        self._mark(request, queryset, MisreadStatus.DISMISSED)
 
 
 @admin.register(DeletedSlug)

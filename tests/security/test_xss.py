@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from notes.models import Note
+from pastebin.models import MisreadReport
 from tests.security.hostile import PASTES, PAYLOADS, assert_inert, hostile_query
 
 CASES = [(fmt, payload) for fmt in PASTES for payload in PAYLOADS]
@@ -84,7 +85,7 @@ def test_text_that_is_no_explain_is_escaped_in_the_error(client, payload):
 
 
 @pytest.mark.django_db
-def test_admin_pages_escape_saved_explains(client, create_explain):
+def test_admin_pages_escape_saved_explains_and_reports(client, create_explain):
     User.objects.create_superuser("staff", "staff@example.org", "pw-for-tests")
     client.login(username="staff", password="pw-for-tests")
     slugs = []
@@ -92,8 +93,14 @@ def test_admin_pages_escape_saved_explains(client, create_explain):
         created = create_explain(PASTES["table"](payload), title=payload, query=hostile_query(payload))
         slugs.append(created["slug"])
         client.post(f"/e/{created['slug']}/report/", {"reason": payload, "contact": payload[:200]})
+        client.post(f"/e/{created['slug']}/misread/", {"misread-comment": payload})
+        client.post("/misread/", {"misread-explain": PASTES["vertical"](payload), "misread-comment": payload})
     pages = ["/admin/pastebin/explain/", "/admin/pastebin/abusereport/", "/admin/pastebin/explain/?q=%3Cscript%3E"]
+    pages += ["/admin/pastebin/misreadreport/", "/admin/pastebin/misreadreport/?q=%3Cscript%3E"]
     pages += [f"/admin/pastebin/explain/{slug}/change/" for slug in slugs]
+    reports = list(MisreadReport.objects.values_list("pk", flat=True))
+    assert len(reports) == 2 * len(slugs)
+    pages += [f"/admin/pastebin/misreadreport/{pk}/change/" for pk in reports]
     for url in pages:
         response = client.get(url)
         assert response.status_code == 200, url
