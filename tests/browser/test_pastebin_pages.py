@@ -1,13 +1,15 @@
-"""Home, permalink, glossary, delete and compare in a real browser."""
+"""Home, permalink, glossary, delete, compare and "This was read wrong" in a real browser."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.core.cache import caches
 from django.test import Client
 from playwright.sync_api import expect
 
+from pastebin.models import MisreadReport
 from tests.ui.conftest import read_fixture
 from tests.ui.test_compare import AFTER, BEFORE
 from tests.ui.test_hostile import PAYLOADS, hostile_table
@@ -126,3 +128,34 @@ def test_compare_view_shows_the_changed_rows(open_page):
     expect(page.locator(".examined-figures")).to_contain_text("7.4× fewer")
     changed.get_by_role("link", name="b").click()
     expect(page.locator("#b-row-1")).to_be_in_viewport()
+
+
+def test_this_was_read_wrong_on_a_permalink_sends_the_report_in_place(open_page):
+    slug = save_via_http(read_fixture("analyze_table.txt"), "misread")
+    page = open_page(f"/e/{slug}/")
+    page.get_by_text("This was read wrong").click()
+    page.get_by_label("What did it read wrong?").fill("the second row is missing")
+    page.get_by_role("button", name="Send to the maintainers").click()
+    expect(page.locator("#misread")).to_contain_text("Thank you: the paste was sent to the maintainers")
+    assert page.url.endswith(f"/e/{slug}/")  # answered in place, no page load
+    report = MisreadReport.objects.get()
+    assert (report.explain_id, report.comment) == (slug, "the second row is missing")
+
+
+def test_this_was_read_wrong_under_the_live_preview_and_its_refusal_in_place(open_page, trouble, settings):
+    trouble.expect_error("status of 429")  # the second report, refused on purpose
+    caches["throttle"].clear()  # counts of earlier tests: the cache table outlives their transactions
+    settings.MISREAD_REPORT_RATE = "1/hour"
+    paste = read_fixture("analyze_table.txt")
+    page = open_page("/")
+    misread = page.locator("#misread")
+    for comment, answer in [("first", "Thank you"), ("second", "Too many reports")]:
+        with page.expect_response("**/preview/"):
+            page.locator("#id_explain").fill(paste + comment)
+        misread.get_by_text("This was read wrong").click()
+        misread.get_by_label("What did it read wrong?").fill(comment)
+        with page.expect_response("**/misread/"):
+            misread.get_by_role("button", name="Send to the maintainers").click()
+        expect(misread).to_contain_text(answer)
+    assert page.url.endswith("/")
+    assert MisreadReport.objects.get().text == paste + "first"
