@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable
 
 from analyzer.insight import glossary
-from analyzer.insight.profile import hotspot_findings, short_label
+from analyzer.insight.profile import hotspot_findings, step_name
 from analyzer.insight.rows import row_nodes
 from analyzer.model import Finding, Plan, PlanNode, Profile
 from analyzer.readers.resultset import CUT
@@ -315,7 +315,7 @@ def _step_findings(order: _Order) -> Iterable[Finding]:
     sorts, aggregates of tree and JSON output); the rows' own are `_misestimate`'s."""
     for path, node in order:
         if node.row is None and path and node.rows_actual is not None:
-            message = _estimate_off(short_label(node.label), node.rows_estimated, node.rows_actual, "returned")
+            message = _estimate_off(step_name(node), node.rows_estimated, node.rows_actual, "returned")
             if message:
                 yield Finding("warning", message, [], "estimate-off", list(path))
 
@@ -332,11 +332,12 @@ def _never_executed(order: _Order) -> list[Finding]:
             index += 1
             continue
         steps = list(node.walk())
+        name = step_name(node)
         under = f" (nor the {plural(len(steps) - 1, 'step')} under it)" if len(steps) > 1 else ""
         found.append(
             Finding(
                 "info",
-                f"{short_label(node.label)} was never executed{under}: no row reached it, so ANALYZE measured "
+                f"{name[:1].upper()}{name[1:]} was never executed{under}: no row reached it, so ANALYZE measured "
                 "nothing there and its estimates went untested.",
                 sorted(n.row for n in steps if n.row is not None),
                 "never-executed",

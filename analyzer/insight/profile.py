@@ -179,9 +179,15 @@ def _hotspot_message(entry: ProfileNode, node: PlanNode, total: float) -> str:
         timing = f"{format_ms(entry.total_ms)} ms in {loops}"
     return (
         f"{entry.share * 100:.0f}% of the time ({format_ms(entry.self_ms)} of {format_ms(total)} ms) is in "
-        f"{short_label(entry.label)}{' itself' if nested else ''}: {timing}"
+        f"{step_name(node)}{' itself' if nested else ''}: {timing}"
         f"{' with the steps under it' if nested else ''}."
     )
+
+
+def step_name(node: PlanNode) -> str:
+    """A step as messages name it: its label as printed, cut to LABEL_WIDTH ("Index lookup on o
+    using …"), or "table `orders`" for a table whose label is only its name (MariaDB JSON)."""
+    return f"table `{node.table}`" if node.table and node.label == node.table else short_label(node.label)
 
 
 def short_label(label: str, width: int = LABEL_WIDTH) -> str:
