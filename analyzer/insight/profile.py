@@ -66,7 +66,7 @@ def profile(tree: PlanNode) -> Profile | None:
     timed: list[tuple[tuple[int, ...], PlanNode, _Timed]] = []
     for path, node in reversed(list(tree.walk_paths())):  # children before their parents
         children = [(child, totals[id(child)]) for child in node.children if id(child) in totals]
-        measured = _measure(node, children) if children or _timed(node) else None
+        measured = _measure(node, children)
         if measured is not None:
             totals[id(node)] = measured.total
             timed.append((path, node, measured))
@@ -79,16 +79,6 @@ def profile(tree: PlanNode) -> Profile | None:
     entries = [_entry(path, node, measured, total) for path, node, measured in reversed(timed)]
     entries.sort(key=lambda entry: -entry.self_ms)  # stable: plan order among equals
     return Profile(total_ms=total, nodes=entries)
-
-
-def _timed(node: PlanNode) -> bool:
-    """Whether the node printed a time of its own."""
-    return (
-        node.time_last_ms is not None
-        or node.r_total_time_ms is not None
-        or node.r_table_time_ms is not None
-        or node.r_other_time_ms is not None
-    )
 
 
 def _measure(node: PlanNode, children: list[tuple[PlanNode, float]]) -> _Timed | None:
@@ -128,6 +118,7 @@ def _fit(time: float, children: list[tuple[PlanNode, float]]) -> tuple[float, fl
 
 
 def _entry(path: tuple[int, ...], node: PlanNode, measured: _Timed, total: float) -> ProfileNode:
+    """The profile's entry for a timed node; `total` is the plan's."""
     actual, estimated = node.rows_actual, node.rows_estimated
     return ProfileNode(
         path=path,
