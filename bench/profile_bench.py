@@ -5,8 +5,9 @@ of 249 two-table joins, each a nested loop over a filtered table scan and an ind
 per row, plus one filtered scan), and prints the time to analyze it (target: under 50 ms), side by
 side with the same plan without its measured figures (what the profile and its findings add) and
 with `profile()` on its own; then the plan at a quarter and half that size, to show the time grows
-linearly. Each figure is the median and the best of its runs: on a shared machine other work slows
-some runs down, so the target is checked against the best run.
+linearly. Each figure is the median and the best wall-clock time of its runs, and the best CPU time
+of the process: on a shared machine a run also waits for a free core, which is not the analyzer's
+time, so the target is checked against the CPU time.
 """
 
 from __future__ import annotations
@@ -27,15 +28,15 @@ TARGET_MS = 50.0
 _MEASURED = re.compile(r" \(actual time=[^)]*\)")
 
 
-def timings_ms(function: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """(median, best) of `repeat` runs, in milliseconds. The best run is the one least disturbed by
-    other work on the machine (as `timeit` advises); the median shows how much it was disturbed."""
-    times = []
+def timings_ms(function: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+    """(median wall-clock time, best wall-clock time, best CPU time) of `repeat` runs, in ms."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000, min(times) * 1000
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(wall) * 1000, min(wall) * 1000, min(cpu) * 1000
 
 
 def filter_ms(k: int) -> float:
@@ -107,7 +108,7 @@ def main() -> None:
         f"EXPLAIN ANALYZE tree of 1,000 timed nodes: {len(text):,} bytes, {len(analysis.plan.rows)} rows, "
         f"{len(analysis.findings)} findings"
     )
-    print(f"  {'':<31}{'median ms':>10}{'best ms':>10}")
+    print(f"  {'':<31}{'median ms':>10}{'best ms':>10}{'CPU ms':>10}")
     cases = [
         ("analyze", lambda: analyze(text), 40),
         ("analyze, measured figures cut", lambda: analyze(untimed), 40),
@@ -115,14 +116,12 @@ def main() -> None:
         ("analyze, 250 nodes", lambda: analyze(quarter), 40),
         ("analyze, 500 nodes", lambda: analyze(half), 40),
     ]
-    best = {}
+    cpu = {}
     for name, function, repeat in cases:
-        median, best[name] = timings_ms(function, repeat)
-        print(f"  {name:<31}{median:10.2f}{best[name]:10.2f}")
-    verdict = "under" if best["analyze"] < TARGET_MS else "OVER"
-    print(
-        f"analyze of 1,000 timed nodes, best run: {best['analyze']:.1f} ms, {verdict} the target of {TARGET_MS:.0f} ms"
-    )
+        median, best, cpu[name] = timings_ms(function, repeat)
+        print(f"  {name:<31}{median:10.2f}{best:10.2f}{cpu[name]:10.2f}")
+    verdict = "under" if cpu["analyze"] < TARGET_MS else "OVER"
+    print(f"analyze of 1,000 timed nodes: {cpu['analyze']:.1f} ms of CPU, {verdict} the target of {TARGET_MS:.0f} ms")
 
 
 if __name__ == "__main__":
