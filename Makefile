@@ -41,6 +41,7 @@ test: venv lint
 bench: venv
 	$(PY) bench/run.py
 	$(PY) bench/json_tree_readers.py
+	$(PY) bench/profile_bench.py
 	$(PY) bench/render_bench.py
 
 # Refresh the README's screenshots (needs Chromium).

@@ -84,7 +84,8 @@ class PlanNode:
     the printed row in `Plan.rows` this node stands for, if any. Times are milliseconds per loop,
     as MySQL prints them; MariaDB's `r_*` figures are kept under their own names (on a table,
 `r_table_time_ms` is the time spent reading it and `r_other_time_ms` the time spent on the rest,
-such as checking its condition)."""
+such as checking its condition; for a table joined through MariaDB's join buffer, that includes
+the buffer's `r_unpack_time_ms` and `r_other_time_ms`)."""
 
     operation: str
     label: str
@@ -122,6 +123,16 @@ such as checking its condition)."""
             node = stack.pop()
             yield node
             stack.extend(reversed(node.children))
+
+    def walk_paths(self) -> Iterator[tuple[tuple[int, ...], PlanNode]]:
+        """Like `walk()`, each node with its path: the child indexes that lead to it from this node."""
+        stack: list[tuple[tuple[int, ...], PlanNode]] = [((), self)]
+        while stack:
+            path, node = stack.pop()
+            yield path, node
+            children = node.children
+            for index in range(len(children) - 1, -1, -1):
+                stack.append((path + (index,), children[index]))
 
     def by_row(self) -> dict[int, PlanNode]:
         """The nodes that stand for a printed row, by row index."""
@@ -257,10 +268,62 @@ class Annotation:
 
 @dataclass
 class Finding:
+    """What is wrong (or right) with a plan. `rows` are the printed rows it is about (for the table
+    view); `path` is the node of the plan tree it is about, as child indexes from the root of
+    `Plan.tree`, or None when it is about several nodes or none in particular."""
+
     severity: str
     message: str
     rows: list[int] = field(default_factory=list)
     kind: str = ""
+    path: list[int] | None = None
+
+
+@dataclass(slots=True)
+class ProfileNode:
+    """One timed node of a plan: where it is (`path` from the root of `Plan.tree`), what it is, and
+    its time in milliseconds over all its loops, with the steps under it (`total_ms`) and without
+    them (`self_ms`); `share` is `self_ms` over the plan's total. `estimate_factor` is actual rows
+    over estimated rows (per loop both), None when either is missing or zero."""
+
+    path: tuple[int, ...]
+    label: str
+    table: str | None
+    loops: int
+    total_ms: float
+    self_ms: float
+    share: float
+    rows_estimated: float | None
+    rows_actual: float | None
+    estimate_factor: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API's profile entry; the path as a list."""
+        return {
+            "path": list(self.path),
+            "label": self.label,
+            "table": self.table,
+            "loops": self.loops,
+            "total_ms": self.total_ms,
+            "self_ms": self.self_ms,
+            "share": self.share,
+            "rows_estimated": self.rows_estimated,
+            "rows_actual": self.rows_actual,
+            "estimate_factor": self.estimate_factor,
+        }
+
+
+@dataclass(slots=True)
+class Profile:
+    """Where the time of an analyzed plan went (`insight.profile`): its total in milliseconds and
+    one entry per timed node, most self time first."""
+
+    total_ms: float
+    nodes: list[ProfileNode]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API's `profile`."""
+        return {"total_ms": self.total_ms, "nodes": [node.to_dict() for node in self.nodes]}
 
 
 @dataclass
@@ -268,6 +331,7 @@ class Analysis:
     plan: Plan
     annotations: list[Annotation] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    profile: Profile | None = None
 
     def to_dict(self) -> dict[str, Any]:
         p = self.plan
@@ -285,6 +349,7 @@ class Analysis:
             "affected_rows": list(p.affected_rows),
             "annotations": [a.__dict__.copy() for a in self.annotations],
             "findings": [f.__dict__.copy() for f in self.findings],
+            "profile": self.profile.to_dict() if self.profile is not None else None,
             "notices": list(p.notices),
             "lines": [span.to_dict() for span in p.lines],
             "tree": p.tree.to_dict() if p.tree is not None else None,

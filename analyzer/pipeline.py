@@ -1,16 +1,18 @@
-"""The pipeline: repair and read a paste into its plan model (`readers`), then annotate it and find
-its problems (`insight`). The one entry point the web views, the API and the CLI call."""
+"""The pipeline: repair and read a paste into its plan model (`readers`), then profile its timings,
+annotate it and find its problems (`insight`). The one entry point the web views, the API and the
+CLI call."""
 
 from __future__ import annotations
 
 from analyzer.insight.annotations import annotate
+from analyzer.insight.profile import profile
 from analyzer.model import Analysis
 from analyzer.readers.dispatch import parse
 from analyzer.readers.line_roles import query_given
 
 # Bump when a parser or annotator change alters the output for the same input;
 # stored explains record the version that analyzed them.
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 
@@ -25,5 +27,6 @@ def analyze(text: str, query: str | None = None, max_bytes: int = DEFAULT_MAX_BY
     if query and query.strip():
         plan.query = query.strip()
         plan.lines = query_given(plan.lines)
-    annotations, findings = annotate(plan)
-    return Analysis(plan=plan, annotations=annotations, findings=findings)
+    timing = profile(plan.tree) if plan.tree is not None else None
+    annotations, findings = annotate(plan, timing)
+    return Analysis(plan=plan, annotations=annotations, findings=findings, profile=timing)

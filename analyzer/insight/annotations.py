@@ -12,20 +12,21 @@ from collections.abc import Iterable
 from analyzer.insight import glossary
 from analyzer.insight.findings import findings, is_work_table
 from analyzer.insight.rows import row_nodes
-from analyzer.model import Annotation, Finding, Plan, PlanNode
+from analyzer.model import Annotation, Finding, Plan, PlanNode, Profile
 
 
-def annotate(plan: Plan) -> tuple[list[Annotation], list[Finding]]:
+def annotate(plan: Plan, timing: Profile | None = None) -> tuple[list[Annotation], list[Finding]]:
     """Annotate every row of `plan` and list its findings, most severe first.
 
     Annotations cover the select_type, the type (both parts of MariaDB's `ref|filter`) and each
-    "; "-separated Extra item; items the glossary does not know get no annotation.
+    "; "-separated Extra item; items the glossary does not know get no annotation. `timing` is the
+    plan's profile, whose slowest steps become findings.
     """
     nodes = row_nodes(plan)
     annotations: list[Annotation] = []
     for index, node in enumerate(nodes):
         annotations.extend(_annotate_row(index, node))
-    return annotations, findings(plan, nodes)
+    return annotations, findings(plan, nodes, timing)
 
 
 def _annotation(index: int, column: str, printed: str, match_value: str | None = None) -> Annotation | None:

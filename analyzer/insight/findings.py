@@ -2,9 +2,11 @@
 
 `findings(plan)` looks at each node that stands for a printed row (full scans, sorts, temporary
 tables, dependent subqueries, join buffers, unused indexes, low `filtered`, estimates that ANALYZE
-proved wrong) and at each select's join as a whole, and returns the findings most severe first.
-Every figure comes from the model's typed fields; a figure the paste does not give is left out,
-never guessed.
+proved wrong), at each select's join as a whole, and at the steps of the plan tree that ANALYZE
+measured (estimates off on steps without a printed row, steps never executed, and the steps that
+hold most of the time, from the plan's `Profile`), and returns the findings most severe first. A
+finding about one node carries its `path` in the plan tree. Every figure comes from the model's
+typed fields; a figure the paste does not give is left out, never guessed.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import math
 from collections.abc import Iterable
 
 from analyzer.insight import glossary
+from analyzer.insight.profile import hotspot_findings, step_name
 from analyzer.insight.rows import row_nodes
-from analyzer.model import Finding, Plan, PlanNode
+from analyzer.model import Finding, Plan, PlanNode, Profile
 from analyzer.readers.resultset import CUT
+from analyzer.wording import plural
 
 # Thresholds. Row counts are the optimizer's estimates unless the name says otherwise.
 SCAN_ROWS_WARNING = 100  # a full scan below this is only info: small tables are fine to scan
@@ -28,6 +32,7 @@ ESTIMATE_RATIO = 10.0  # actual rows vs estimate, either way
 ESTIMATE_MIN_ROWS = 100  # ignore misestimates where both numbers stay below this
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
+_Order = list[tuple[tuple[int, ...], PlanNode]]  # the plan tree's nodes with their paths, in plan order
 _LOOKUP_TYPES = frozenset({"system", "const", "eq_ref", "ref"})
 _RESULT_TYPES = frozenset({"UNION RESULT", "UNIT RESULT"})
 _NO_ROWS_ITEMS = frozenset(
@@ -52,8 +57,9 @@ _NO_INDEX_JOIN_BUFFERS = {
 }
 
 
-def findings(plan: Plan, nodes: list[PlanNode] | None = None) -> list[Finding]:
-    """The plan's findings, most severe first. `nodes` are `row_nodes(plan)` when the caller has them."""
+def findings(plan: Plan, nodes: list[PlanNode] | None = None, timing: Profile | None = None) -> list[Finding]:
+    """The plan's findings, most severe first. `nodes` are `row_nodes(plan)` when the caller has them;
+    `timing` is the plan's profile (`insight.profile.profile(plan.tree)`), if it has one."""
     nodes = row_nodes(plan) if nodes is None else nodes
     # A column the paste does not have (lost with a cut line) says nothing, NULL least of all.
     key_seen = not plan.columns or "key" in plan.columns
@@ -61,9 +67,15 @@ def findings(plan: Plan, nodes: list[PlanNode] | None = None) -> list[Finding]:
     for index, node in enumerate(nodes):
         found.extend(_row_findings(index, node, key_seen))
     found.extend(_join_findings(nodes, "id" in plan.columns or not plan.columns))
+    order = list(plan.tree.walk_paths()) if plan.tree is not None else []
+    found.extend(_step_findings(order))
+    found.extend(_never_executed(order))
+    if plan.tree is not None:
+        found.extend(hotspot_findings(timing, plan.tree))
     good = _all_lookups_finding(nodes, found)
     if good is not None:
         found.append(good)
+    _link_paths(found, order)
     found.sort(key=lambda f: SEVERITY_ORDER.get(f.severity, 2))
     return found
 
@@ -279,23 +291,84 @@ def _low_filtered(index: int, node: PlanNode, table: str, rows: float | None) ->
 
 
 def _misestimate(index: int, node: PlanNode, table: str, rows: float | None) -> Iterable[Finding]:
-    actual = node.rows_actual
+    message = _estimate_off(table, rows, node.rows_actual, "read")
+    return [Finding("warning", message, [index], "estimate-off")] if message else []
+
+
+def _estimate_off(who: str, rows: float | None, actual: float | None, verb: str) -> str | None:
+    """The message for an estimate ESTIMATE_RATIO times off or more, either way; None otherwise."""
     if actual is None or rows is None or max(actual, rows) < ESTIMATE_MIN_ROWS:
-        return []
+        return None
     ratio = max(actual, 1.0) / max(rows, 1.0)
     if 1 / ESTIMATE_RATIO < ratio < ESTIMATE_RATIO:
-        return []
+        return None
     direction = "more" if ratio > 1 else "fewer"
     factor = ratio if ratio > 1 else 1 / ratio
-    return [
-        Finding(
-            "warning",
-            f"{table}: the optimizer estimated {_fmt(rows)} rows but {_fmt(actual)} were read ({factor:.0f}x "
-            f"{direction}). Outdated statistics (ANALYZE TABLE) or skewed data can mislead the plan.",
-            [index],
-            "estimate-off",
+    return (
+        f"{who}: the optimizer estimated {_fmt(rows)} rows but {_fmt(actual)} were {verb} ({factor:.0f}x "
+        f"{direction}). Outdated statistics (ANALYZE TABLE) or skewed data can mislead the plan."
+    )
+
+
+def _step_findings(order: _Order) -> Iterable[Finding]:
+    """Estimates that ANALYZE proved wrong on the steps no printed row stands for (joins, filters,
+    sorts, aggregates of tree and JSON output); the rows' own are `_misestimate`'s."""
+    for path, node in order:
+        if node.row is None and path and node.rows_actual is not None:
+            message = _estimate_off(step_name(node), node.rows_estimated, node.rows_actual, "returned")
+            if message:
+                yield Finding("warning", message, [], "estimate-off", list(path))
+
+
+def _never_executed(order: _Order) -> list[Finding]:
+    """Steps ANALYZE shows never ran (`(never executed)`, loops or r_loops 0), each with the steps
+    under it, which did not run either (they follow it in `order`). MariaDB reads const tables while
+    planning and prints `r_loops: 0` for them: they did run."""
+    found: list[Finding] = []
+    index = 1  # after the root
+    while index < len(order):
+        path, node = order[index]
+        if not _never_ran(node):
+            index += 1
+            continue
+        steps = list(node.walk())
+        name = step_name(node)
+        under = f" (nor the {plural(len(steps) - 1, 'step')} under it)" if len(steps) > 1 else ""
+        found.append(
+            Finding(
+                "info",
+                f"{name[:1].upper()}{name[1:]} was never executed{under}: no row reached it, so ANALYZE measured "
+                "nothing there and its estimates went untested.",
+                sorted(n.row for n in steps if n.row is not None),
+                "never-executed",
+                list(path),
+            )
         )
-    ]
+        index += len(steps)
+    return found
+
+
+def _never_ran(node: PlanNode) -> bool:
+    """Loops 0 on a node that is no const table, and no step under it ran either."""
+    if _loops(node) != 0 or base_type(node) in ("const", "system"):
+        return False
+    return not any(_loops(step) for step in node.walk())
+
+
+def _loops(node: PlanNode) -> int | None:
+    """How often the node ran: MySQL's loops, MariaDB's r_loops."""
+    return node.loops if node.loops is not None else node.r_loops
+
+
+def _link_paths(found: list[Finding], order: _Order) -> None:
+    """Give each finding about one printed row the path of that row's node in the plan tree."""
+    if not order or not any(f.path is None and len(f.rows) == 1 for f in found):
+        return
+    paths = {node.row: path for path, node in order if node.row is not None}
+    for finding in found:
+        if finding.path is None and len(finding.rows) == 1:
+            path = paths.get(finding.rows[0])
+            finding.path = list(path) if path is not None else None
 
 
 def _join_findings(nodes: list[PlanNode], by_id: bool) -> Iterable[Finding]:

@@ -300,11 +300,16 @@ class _DocumentWalker:
 
 def _join_buffer_condition(value: dict[str, Any], children: list[PlanNode]) -> None:
     """MariaDB puts the condition checked on rows from the join buffer on the `block-nl-join`
-    around the table: it is that table's condition."""
+    around the table: it is that table's condition. The time spent unpacking the buffered rows and
+    checking that condition (`r_unpack_time_ms`, `r_other_time_ms`) is added to the table's
+    `r_other_time_ms`, so that ANALYZE's time of the join is not lost."""
     condition = cells.text(value.get("attached_condition"))
+    spent = [ms for key in ("r_unpack_time_ms", "r_other_time_ms") if (ms := cells.number(value.get(key))) is not None]
     for node in children:
         if node.operation == "table" and node.condition is None:
             node.condition = condition
+        if node.operation == "table" and spent:
+            node.r_other_time_ms = (node.r_other_time_ms or 0.0) + sum(spent)
 
 
 def _table_cost(value: dict[str, Any]) -> float | None:

@@ -49,6 +49,8 @@ _TAILS = [
     ("rows", re.compile(rf"\(rows=({_NUM})\)$")),
 ]
 _FIGURES_AT_END = re.compile(rf"\((?:cost=|actual |never executed|rows={_NUM}\))[^()]*\)\s*$")
+# EXPLAIN ANALYZE's own figures: the manual prints them wrapped onto a line of their own after the estimates.
+_MEASURED = re.compile(r"\((?:actual |never executed\))")
 # A plan line: optional client decoration (box border, `EXPLAIN: `, a quote or bullet), then `-> `.
 # (An SQL comment `-- ` is how plans are often kept in .sql files.)
 _LINE = re.compile(r"^(?P<ws>[ \t]*)(?:(?P<prefix>[|│║*'\"]|--|EXPLAIN:|ANALYZE:)(?P<indent>[ \t]*))?-> ?(?P<body>.*)$")
@@ -280,8 +282,10 @@ class _Line:
 
     def continued_by(self, line: str) -> bool:
         """A wrapped line: this one has an unclosed parenthesis, or it lacks the figures the next
-        line ends with."""
+        line ends with, or the next line starts with the measured figures this one lacks."""
         if self.open_parens > 0:
+            return True
+        if _MEASURED.match(line.lstrip()) and not _MEASURED.search(self.tail):
             return True
         return not _FIGURES_AT_END.search(self.tail) and bool(_FIGURES_AT_END.search(line))
 

@@ -1,4 +1,4 @@
-"""Plain-text renderings of an analysis: aligned table, vertical form, findings report.
+"""Plain-text renderings of an analysis: aligned table, vertical form, time profile, findings report.
 
 Used by the CLI and by the API's `Accept: text/plain` answers. Widths follow the
 terminal display width, so CJK text lines up as the mysql client prints it.
@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import unicodedata
 
-from analyzer.model import Analysis, Plan
+from analyzer.insight.profile import format_factor, format_ms, short_label
+from analyzer.model import Analysis, Plan, Profile
+
+# Profile columns: the step, then figures right-aligned.
+PROFILE_COLUMNS = ("step", "loops", "total ms", "self ms", "share", "rows actual/est.")
+PROFILE_LABEL_WIDTH = 60
 
 
 def display_width(text: str) -> int:
@@ -66,8 +71,31 @@ def format_vertical(plan: Plan) -> str:
     return "\n".join(blocks)
 
 
+def format_profile(profile: Profile) -> str:
+    """Where the time went: one line per timed step, the slowest (most self time) first, with its
+    loops, its time with (total) and without (self) the steps under it, its share of the whole and
+    how far the estimate of its rows was off."""
+    matrix = [
+        [
+            short_label(node.label, PROFILE_LABEL_WIDTH),
+            f"{node.loops:,}",
+            format_ms(node.total_ms),
+            format_ms(node.self_ms),
+            f"{node.share:.1%}",
+            format_factor(node.estimate_factor),
+        ]
+        for node in profile.nodes
+    ]
+    widths = [max(display_width(cell) for cell in column) for column in zip(PROFILE_COLUMNS, *matrix, strict=False)]
+    lines = [f"profile: {format_ms(profile.total_ms)} ms in all, the slowest step first"]
+    for cells in [list(PROFILE_COLUMNS), *matrix]:
+        padded = [_pad(cell, width, index > 0) for index, (cell, width) in enumerate(zip(cells, widths, strict=True))]
+        lines.append(("  " + "  ".join(padded)).rstrip())
+    return "\n".join(lines)
+
+
 def format_report(analysis: Analysis) -> str:
-    """Table, then query, notices and findings: what a terminal user wants to read."""
+    """Table, then the time profile, query, notices and findings: what a terminal user wants to read."""
     plan = analysis.plan
     doubts = [word for word, flag in (("incomplete paste", plan.truncated), ("uncertain reading", plan.uncertain)) if flag]
     said = [plan.variant] if plan.variant else []
@@ -75,6 +103,8 @@ def format_report(analysis: Analysis) -> str:
     table = format_table(plan)
     if table:
         parts.append(table)
+    if analysis.profile is not None:
+        parts.append(format_profile(analysis.profile))
     if plan.query:
         parts.append(f"query: {plan.query}")
     if plan.warnings:

@@ -19,11 +19,47 @@ class AnnotationOutput(serializers.Serializer):
     slug = serializers.CharField()
 
 
+def _path(help_text: str, allow_null: bool = False) -> serializers.ListField:
+    child = serializers.IntegerField(min_value=0)
+    return serializers.ListField(child=child, allow_null=allow_null, help_text=help_text)
+
+
 class FindingOutput(serializers.Serializer):
     severity = serializers.ChoiceField(choices=list(SEVERITIES))
     message = serializers.CharField()
-    rows = serializers.ListField(child=serializers.IntegerField())
+    rows = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Indexes in `rows` of the printed rows it is about."
+    )
     kind = serializers.CharField()
+    path = _path(
+        "The node of `tree` it is about, as child indexes from the root; null when it is about several "
+        "nodes or none in particular. Missing in explains saved before parser version 4.",
+        allow_null=True,
+    )
+
+
+class ProfileNodeOutput(serializers.Serializer):
+    """One timed node of the plan. Times are milliseconds over all the node's loops, not rounded."""
+
+    path = _path("The node in `tree`, as child indexes from the root.")
+    label = serializers.CharField(help_text="The operation as printed, as the node's `label`.")
+    table = serializers.CharField(allow_null=True)
+    loops = serializers.IntegerField(min_value=0, help_text="How often the node ran.")
+    total_ms = serializers.FloatField(help_text="Its time with the steps under it (MySQL: time per loop x loops).")
+    self_ms = serializers.FloatField(help_text="Its time without the steps under it, never below zero.")
+    share = serializers.FloatField(min_value=0, max_value=1, help_text="self_ms over the plan's total_ms.")
+    rows_estimated = serializers.FloatField(allow_null=True, help_text="Estimated rows per loop.")
+    rows_actual = serializers.FloatField(allow_null=True, help_text="Actual rows per loop.")
+    estimate_factor = serializers.FloatField(
+        allow_null=True, help_text="rows_actual / rows_estimated; null when either is missing or zero."
+    )
+
+
+class ProfileOutput(serializers.Serializer):
+    """Where the time of an EXPLAIN ANALYZE went."""
+
+    total_ms = serializers.FloatField(help_text="The plan's total time in milliseconds.")
+    nodes = ProfileNodeOutput(many=True, help_text="One entry per timed node, the most self time first.")
 
 
 class LineSpanOutput(serializers.Serializer):
@@ -96,6 +132,11 @@ class AnalysisOutput(serializers.Serializer):
     affected_rows = serializers.ListField(child=serializers.IntegerField())
     annotations = AnnotationOutput(many=True)
     findings = FindingOutput(many=True)
+    profile = ProfileOutput(
+        allow_null=True,
+        help_text="Where the time went, for output with actual times (MySQL EXPLAIN ANALYZE, MariaDB ANALYZE "
+        "FORMAT=JSON); null without times, and missing in explains saved before parser version 4 (read it as null).",
+    )
     notices = serializers.ListField(child=serializers.CharField())
     lines = LineSpanOutput(
         many=True,

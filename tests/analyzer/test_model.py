@@ -259,3 +259,26 @@ def test_mysql_json_subqueries_and_derived_tables_keep_their_place():
     assert materialize.operation == "materialize" and materialize.children[0].select_type == "DERIVED"
     grouping = materialize.children[0].children[0]
     assert grouping.operation == "aggregate" and grouping.children[0].table == "item"
+
+
+def test_walk_paths_gives_each_node_with_its_child_indexes():
+    a, b, c = PlanNode("table", "a"), PlanNode("table", "b"), PlanNode("table", "c")
+    root = PlanNode("query", "query", children=[PlanNode("join", "j", children=[a, b]), c])
+    assert [(path, node.label) for path, node in root.walk_paths()] == [
+        ((), "query"),
+        ((0,), "j"),
+        ((0, 0), "a"),
+        ((0, 1), "b"),
+        ((1,), "c"),
+    ]
+
+
+def test_analysis_dict_has_the_profile_and_finding_paths():
+    timed = analyze("-> Table scan on t  (cost=1.25 rows=10) (actual time=0.02..0.05 rows=10 loops=2)\n").to_dict()
+    # 0.05 ms per loop x 2 loops.
+    assert timed["profile"]["total_ms"] == 0.1
+    assert timed["profile"]["nodes"][0]["path"] == [0]
+    assert [finding["path"] for finding in timed["findings"]] == [[0], [0]]  # full scan, time hotspot
+    untimed = analyze("-> Table scan on t  (cost=1.25 rows=10)\n").to_dict()
+    assert untimed["profile"] is None
+    assert list(timed) == list(untimed)

@@ -576,3 +576,15 @@ def test_a_table_fragment_is_still_flagged_partial():
     fragment = '"table": {"table_name": "t", "access_type": "ALL", "rows": 10}\n'
     plan = parse_json(fragment)
     assert plan is not None and plan.truncated
+
+
+def test_the_join_buffer_time_is_its_table_s_other_time() -> None:
+    plan = parse((MARIADB / "join_bnl.analyze.json").read_text(encoding="utf-8"))
+    assert plan.tree is not None
+    [select] = plan.tree.children
+    buffered = select.children[1]
+    # The table's own r_other_time_ms 0.033996594, plus the block-nl-join's r_unpack_time_ms
+    # 1.003988663 and r_other_time_ms 0.823420447 = 1.861405704; its read time stays as printed.
+    assert (buffered.table, buffered.r_table_time_ms) == ("s", 0.213490531)
+    assert buffered.r_other_time_ms == pytest.approx(1.861405704)
+    assert buffered.condition == "s.qty = i.price"

@@ -323,3 +323,17 @@ def test_continuation_prompts_before_the_plan_are_not_taken_for_it() -> None:
 
     assert plan.rows == parse_tree(read("join_analyze.txt")).rows
     assert not any("plans" in notice for notice in plan.notices)
+
+
+def test_measured_figures_wrapped_onto_a_line_of_their_own_belong_to_the_node_above() -> None:
+    # The MySQL 8.0 manual prints each node's `(actual time=…)` on the line after its estimates.
+    text = (FIXTURES.parent / "profile" / "mysql80_manual_hash_join.txt").read_text(encoding="utf-8")
+    plan = parse(text)
+
+    assert plan.variant == "MySQL EXPLAIN ANALYZE"
+    root = plan.plan[0]
+    assert (root["cost"], root["rows"], root["actual_time_first"], root["actual_time_last"]) == (4.7, 6.0, 0.032, 0.035)
+    assert (root["actual_rows"], root["loops"]) == (6.0, 1)
+    t1 = root["children"][1]["children"][0]
+    assert (t1["table"], t1["actual_time_first"], t1["actual_time_last"], t1["loops"]) == ("t1", 0.018, 0.022, 1)
+    assert "Rejoined 3 plan lines hard-wrapped by a terminal or mail client." in plan.notices

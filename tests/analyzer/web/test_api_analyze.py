@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 CLEAN = """\
@@ -156,3 +158,68 @@ def test_unexpected_error_is_a_json_500(client, monkeypatch):
     assert response.status_code == 500
     assert response["Content-Type"].startswith("application/json")
     assert "boom" not in response.json()["error"]
+
+
+PROFILE_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "profile"
+
+
+def test_profile_key_says_where_the_time_went(client):
+    paste = (PROFILE_FIXTURES / "mysql80_manual_hash_join.txt").read_text(encoding="utf-8")
+    data = client.post("/api/v1/analyze/", paste, content_type="text/plain").json()
+    profile = data["profile"]
+    # Hash join 0.035 ms, t2 0.005, t1 0.022 under the untimed Hash node: join self 0.008.
+    assert profile["total_ms"] == pytest.approx(0.035)
+    assert [node["path"] for node in profile["nodes"]] == [[0, 1, 0], [0], [0, 0]]
+    assert profile["nodes"][0] == {
+        "path": [0, 1, 0],
+        "label": "Table scan on t1",
+        "table": "t1",
+        "loops": 1,
+        "total_ms": 0.022,
+        "self_ms": 0.022,
+        "share": pytest.approx(0.628571, rel=1e-5),  # 0.022 / 0.035
+        "rows_estimated": 6.0,
+        "rows_actual": 6.0,
+        "estimate_factor": 1.0,
+    }
+    assert profile["nodes"][1]["self_ms"] == pytest.approx(0.008)
+    step = data["tree"]
+    for index in profile["nodes"][0]["path"]:
+        step = step["children"][index]
+    assert step["label"] == "Table scan on t1"
+    [hotspot] = [f for f in data["findings"] if f["kind"] == "time-hotspot"]
+    assert (hotspot["path"], hotspot["rows"]) == ([0, 1, 0], [1])
+
+
+def test_profile_is_null_without_times_and_findings_carry_a_path(client):
+    data = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain").json()
+    assert data["profile"] is None
+    assert all("path" in finding for finding in data["findings"])
+
+
+def test_text_answer_has_the_profile_table(client):
+    paste = (PROFILE_FIXTURES / "mysql80_manual_hash_join.txt").read_text(encoding="utf-8")
+    body = client.post("/api/v1/analyze/", paste, content_type="text/plain", HTTP_ACCEPT="text/plain").content.decode()
+    assert "profile: 0.035 ms in all, the slowest step first" in body
+    assert "  Table scan on t1                     1     0.022    0.022  62.9%" in body
+
+
+def test_schema_describes_the_profile_and_finding_paths(client):
+    schemas = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()["components"][
+        "schemas"
+    ]
+    assert "profile" in schemas["AnalysisOutput"]["properties"]
+    assert set(schemas["ProfileOutput"]["properties"]) == {"total_ms", "nodes"}
+    assert set(schemas["ProfileNodeOutput"]["properties"]) == {
+        "path",
+        "label",
+        "table",
+        "loops",
+        "total_ms",
+        "self_ms",
+        "share",
+        "rows_estimated",
+        "rows_actual",
+        "estimate_factor",
+    }
+    assert "path" in schemas["FindingOutput"]["properties"]
