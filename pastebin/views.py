@@ -228,7 +228,14 @@ def compare(request: HttpRequest, slug_a: str, slug_b: str) -> HttpResponse:
     return render(
         request,
         "pastebin/compare.html",
-        {"before": before, "after": after, "diff": diff, "tables": shown, "hidden": len(diff["tables"]) - len(shown)},
+        {
+            "before": before,
+            "after": after,
+            "diff": diff,
+            "tables": shown,
+            "hidden": len(diff["tables"]) - len(shown),
+            "timed": None not in (diff["time_ms"]["before"], diff["time_ms"]["after"]),
+        },
     )
 
 

@@ -82,4 +82,5 @@ def test_removed_table_and_repeated_names():
 
 def test_empty_analyses():
     result = compare({}, {"rows": []})
-    assert result == {"tables": [], "rows_examined": {"before": None, "after": None, "ratio": None}, "changed": 0}
+    nothing = {"before": None, "after": None, "ratio": None}
+    assert result == {"tables": [], "rows_examined": nothing, "time_ms": nothing, "changed": 0}
