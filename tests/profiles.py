@@ -57,8 +57,13 @@ def build_profile(tree: dict[str, Any]) -> dict[str, Any] | None:
     return {"total_ms": total, "nodes": entries}
 
 
+def with_profile(analysis: dict[str, Any]) -> dict[str, Any]:
+    """`analysis` given the profile of its tree unless it has one (the analyzer's own)."""
+    if "profile" not in analysis:
+        analysis["profile"] = build_profile(analysis["tree"])
+    return analysis
+
+
 def profiled(text: str, **options: Any) -> dict[str, Any]:
     """`analyze(text).to_dict()` with its profile."""
-    analysis = analyze(text, **options).to_dict()
-    analysis["profile"] = build_profile(analysis["tree"])
-    return analysis
+    return with_profile(analyze(text, **options).to_dict())

@@ -419,7 +419,7 @@ def _finding_paths(stored: Any) -> list[Path]:
     """The tree nodes a finding points at: its `path` (child indexes from the query root), or a list of them."""
     if not isinstance(stored, list) or not stored:
         return []
-    candidates = stored if all(isinstance(p, list) for p in stored) else [stored]
+    candidates = stored if isinstance(stored[0], list) else [stored]
     return [tuple(p) for p in candidates if p and all(type(n) is int and n >= 0 for n in p)]
 
 
