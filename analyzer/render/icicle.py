@@ -203,5 +203,7 @@ def profile_document(analysis: dict[str, Any], title: str = "") -> str | None:
         f'font-family="{FONT}" font-size="11" fill="{TEXT_FILL}">'
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
         f'<text x="8" y="20" font-size="14" font-weight="bold">{esc(heading + format_ms(profile.total_ms))} measured (EXPLAIN ANALYZE)</text>'
-        f'<g transform="translate(8 32)">{boxes}</g>{"".join(rows)}</svg>\n'
+        f'<g transform="translate(8 32)">{boxes}</g>'
+        f'<text x="8" y="{top - 6}" font-weight="bold">Plan tree: each step\'s share of the time and its own time</text>'
+        f"{''.join(rows)}</svg>\n"
     )
