@@ -143,8 +143,11 @@ def _graph(roots: list[TreeNode], profile: Profile, prefix: str) -> tuple[str, i
 
 
 def icicle_svg(roots: list[TreeNode], profile: Profile, prefix: str, label_id: str) -> str:
-    """The graph for the page, labelled by the element `label_id`; its boxes link to `#<prefix>node-…`."""
+    """The graph for the page, labelled by the element `label_id`; its boxes link to `#<prefix>node-…`.
+    Empty when no step took long enough to be drawn."""
     boxes, height = _graph(roots, profile, prefix)
+    if not boxes:
+        return ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="icicle" viewBox="0 0 {WIDTH:.0f} {height}" '
         f'width="{WIDTH:.0f}" height="{height}" role="group" aria-labelledby="{esc(label_id)}" '

@@ -53,7 +53,8 @@ class Timing:
 
 @dataclass
 class Profile:
-    """The analysis's `profile`: the plan's total time and each timed step by path."""
+    """The analysis's `profile`: the plan's total time, each timed step by path, and the step that
+    spent the most time itself (None when none spent any)."""
 
     total_ms: float
     timings: dict[Path, Timing]
@@ -112,7 +113,7 @@ def read_profile(analysis: dict[str, Any]) -> Profile | None:
         if timing is not None:
             timings.setdefault(timing.path, timing)
     slowest = max(timings.values(), key=lambda t: t.self_ms, default=None)
-    return Profile(total, timings, slowest)
+    return Profile(total, timings, slowest if slowest is not None and slowest.self_ms > 0 else None)
 
 
 def format_ms(value: float) -> str:

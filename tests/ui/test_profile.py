@@ -317,6 +317,10 @@ def test_compare_shows_measured_times_when_both_explains_have_them(client):
     }
     assert rows["i"] == "0.18 ms → became  0.024 ms (7.4× faster)"
     assert rows["x"] == "not timed"
+    ids = [n.attrs["id"] for n in doc.iter() if n.attrs.get("id")]
+    assert len(ids) == len(set(ids)) and doc.by_id("a-node-0-1-0-0") and doc.by_id("b-icicle-title")
+    downloads = [a.attrs["href"] for a in doc.find_all("a") if a.text == "Download SVG"]
+    assert downloads == [f"/e/{before}/profile.svg", f"/e/{after}/profile.svg"]
     untimed = save(client, read_fixture("analyze_table.txt"), "untimed")
     one_side = parse(client.get(f"/compare/{before}/{untimed}/").content)
     assert not one_side.find_all("section", cls="measured")
@@ -326,3 +330,12 @@ def test_compare_shows_measured_times_when_both_explains_have_them(client):
 
 def test_the_contract_helper_gives_none_without_timings():
     assert build_profile(analyze(read_fixture("analyze_table.txt")).to_dict()["tree"]) is None
+
+
+def test_a_plan_that_took_no_measurable_time_has_no_graph_and_no_slowest_step():
+    paste = timed((0, "Filter: (a > 1)", figures(1, 0, 0.0)), (1, "Table scan on a", figures(10, 0, 0.0)))
+    doc = parse(render(profiled(paste)))
+    section = doc.find_all("section", cls="profile-section")[0]
+    assert section.find_all("p", cls="profile-summary")[0].text == "0 ms measured over 2 timed steps."
+    assert not section.find_all("svg") and "Too little time was measured" in section.text
+    assert not doc.find_all("li", cls="slowest") and "0%" in line_text(node(doc, "0-0"))
