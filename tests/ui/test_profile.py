@@ -161,6 +161,7 @@ def test_a_deep_and_wide_plan_folds_its_cold_branches_and_keeps_the_hot_path_ope
     lines += [(depth, f"Filter: (cold{depth} > 0)", figures(1, 1, 0.02)) for depth in range(1, 10)]
     lines += [(10, "Table scan on cold", figures(1, 1, 0.01))]
     analysis = profiled(timed(*lines))
+    analysis["findings"] = []  # folding by time alone (a finding's step opens its group: see below)
     doc = parse(render(analysis))
     wide = node(doc, "0-0").find_all("details", cls="subtree")[0]
     assert "open" not in wide.attrs
@@ -177,6 +178,10 @@ def test_a_deep_and_wide_plan_folds_its_cold_branches_and_keeps_the_hot_path_ope
     assert len(ancestors) == 5 and all("open" in d.attrs for d in ancestors)  # folded from depth 6 on, all open
     cold = node(doc, "0-2" + "-0" * 4).find_all("details", cls="subtree")[0]
     assert "open" not in cold.attrs and cold.find_all("summary")[0].text.startswith("5 steps below")
+    analysis["findings"] = [{"severity": "warning", "message": "Full scan", "rows": [], "path": [0, 0, 24]}]
+    doc = parse(render(analysis))
+    assert "open" in node(doc, "0-0").find_all("details", cls="subtree")[0].attrs
+    assert "open" not in node(doc, "0-2" + "-0" * 4).find_all("details", cls="subtree")[0].attrs
 
 
 def test_hostile_labels_stay_text_in_the_tree_the_graph_and_the_download():
