@@ -4,6 +4,8 @@ Builds a 20-row EXPLAIN (joins, a derived table, subqueries, long key lists and 
 saves it in a throwaway test database, then prints the median server time (wall clock and
 CPU), over repeated requests through Django's full middleware stack, of:
   - the permalink page `/e/<slug>/` of the saved explain (target: under 20 ms),
+  - the permalink page of a saved EXPLAIN ANALYZE tree of 1,000 timed nodes, deep and wide
+    (target: under 200 ms): its time profile, icicle graph and plan tree, and its SVG download,
   - the analyze page posted without htmx (parses and annotates on every request),
   - the htmx live-preview partial,
   - the analysis partial template alone, and parse + annotate alone, for comparison.
@@ -29,9 +31,12 @@ from django.conf import settings  # noqa: E402
 from django.template.loader import render_to_string  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_databases, setup_test_environment, teardown_databases  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
 from analyzer import analyze  # noqa: E402
+from pastebin.models import Explain  # noqa: E402
 from pastebin.saving import save_explain  # noqa: E402
+from tests.profiles import build_profile  # noqa: E402
 
 ROWS = 20
 EXTRAS = [
@@ -77,6 +82,43 @@ def explain_table(rows: int = ROWS) -> str:
     return "\n".join([border, line(columns), border, *(line(r) for r in body), border]) + "\n"
 
 
+PROFILED_NODES = 1000
+
+
+def analyze_tree(count: int = PROFILED_NODES) -> str:
+    """A MySQL EXPLAIN ANALYZE tree of `count` timed nodes: under a sort, dozens of left-deep nested
+    loop joins of 12 or 24 tables side by side (up to 28 levels deep), lookups behind filters."""
+    lines: list[str] = []
+
+    def emit(depth: int, text: str, rows: int, ms: float, loops: int = 1, estimate: int | None = None) -> None:
+        figures = f"(cost={rows * 0.35 + 1:.2f} rows={rows if estimate is None else estimate})"
+        timing = f"(actual time={ms / 3:.3f}..{ms:.3f} rows={rows} loops={loops})"
+        lines.append(f"{'    ' * depth}-> {text}  {figures} {timing}")
+
+    def join(depth: int, tables: int, k: int) -> None:
+        if tables == 1:
+            emit(depth, f"Table scan on t{k}_{depth}", 100 + k, 0.05 * (k % 7 + 1))
+            return
+        emit(depth, "Nested loop inner join", 10 * tables, 0.1 * tables + 0.2 * (k % 5))
+        join(depth + 1, tables - 1, k)
+        loops = 10 * tables
+        if tables % 4:
+            emit(depth + 1, f"Single-row index lookup on u{k}_{depth} using PRIMARY (id=t{k}.id)", 1, 0.004, loops)
+            return
+        emit(depth + 1, f"Filter: (t{k}_{depth}.flag = 'x')", 1, 0.01, loops, estimate=50)
+        emit(depth + 2, f"Index lookup on t{k}_{depth} using idx_a (a=t{k}.id)", 3, 0.008 * (k % 3 + 1), loops, 1)
+
+    emit(0, "Sort: t0.id", 500, 160.0)
+    emit(1, "Stream results", 500, 150.0)
+    k = 0
+    while len(lines) < count - 40:
+        join(2, 24 if k % 3 == 0 else 12, k)
+        k += 1
+    while len(lines) < count:
+        emit(2, f"Table scan on extra{len(lines)}", 5, 0.01)
+    return "\n".join(lines) + "\n"
+
+
 QUERY = "SELECT t0.id, t1.name FROM t0 JOIN (SELECT id, name FROM t2 WHERE x > 5) AS t1 ON t1.id = t0.id " + " ".join(
     f"JOIN t{n} ON t{n}.id = t{n - 1}.id" for n in range(3, ROWS)
 )
@@ -106,6 +148,18 @@ def main(repeat: int = 60) -> None:
         run(repeat)
     finally:
         teardown_databases(databases, verbosity=0)
+
+
+def saved_profiled_explain() -> Explain:
+    """The 1,000-node EXPLAIN ANALYZE, saved; its stored analysis is given a profile built the way
+    the analyzer's profile is specified when the analyzer did not make one."""
+    explain = save_explain(analyze_tree(), title="a thousand timed steps").explain
+    if "profile" not in explain.analysis:
+        explain.analysis["profile"] = build_profile(explain.analysis["tree"])
+        explain.save(update_fields=["analysis"])
+    profile = explain.analysis["profile"]
+    assert profile is not None and len(profile["nodes"]) == PROFILED_NODES, profile and len(profile["nodes"])
+    return explain
 
 
 def run(repeat: int) -> None:
@@ -146,6 +200,11 @@ def run(repeat: int) -> None:
     )
     report("parse + annotate only", lambda: analyze(paste, query=QUERY), repeat)
     print("  target: the permalink page under 20 ms of server time")
+    profiled, runs = saved_profiled_explain(), max(5, repeat // 4)
+    print(f"EXPLAIN ANALYZE of {PROFILED_NODES} timed nodes; median of {runs} runs")
+    report("permalink page /e/<slug>/", get(profiled.get_absolute_url()), runs)
+    report("profile SVG /e/<slug>/profile.svg", get(reverse("pastebin:profile-svg", args=[profiled.slug])), runs)
+    print("  target: the permalink page under 200 ms of server time")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Web pages: paste form, hand-off analysis, permalink, raw text, delete, reports, recent, search."""
+"""Web pages: paste form, hand-off analysis, permalink, raw text, profile SVG, delete, reports, recent, search."""
 
 from __future__ import annotations
 
@@ -15,14 +15,16 @@ from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from analyzer.insight.compare import compare as compare_analyses
+from analyzer.render.icicle import profile_document
 from analyzer.render.view import MAX_SHOWN_ROWS
-from analyzer.web.views import is_htmx
+from analyzer.web.views import is_htmx, svg_download
 from pastebin import clock, expiry, lookup
 from pastebin.forms import ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
 from pastebin.misread import file_report
@@ -182,6 +184,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
             "can_delete": _session_token(request, slug) is not None,
             "new_token": new_token,
             "permalink": request.build_absolute_uri(explain.get_absolute_url()),
+            "profile_svg_url": reverse("pastebin:profile-svg", args=[slug]),
         },
     )
     if new_token:  # keep the page that shows the token out of every cache
@@ -226,7 +229,14 @@ def compare(request: HttpRequest, slug_a: str, slug_b: str) -> HttpResponse:
     return render(
         request,
         "pastebin/compare.html",
-        {"before": before, "after": after, "diff": diff, "tables": shown, "hidden": len(diff["tables"]) - len(shown)},
+        {
+            "before": before,
+            "after": after,
+            "diff": diff,
+            "tables": shown,
+            "hidden": len(diff["tables"]) - len(shown),
+            "timed": None not in (diff["time_ms"]["before"], diff["time_ms"]["after"]),
+        },
     )
 
 
@@ -252,6 +262,17 @@ def raw(request: HttpRequest, slug: str) -> HttpResponse:
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Disposition"] = f'inline; filename="explain-{found.slug}.txt"'
     return response
+
+
+@noindex
+@require_GET
+def profile_svg(request: HttpRequest, slug: str) -> HttpResponse:
+    """The time profile (icicle graph and plan tree) of a saved EXPLAIN ANALYZE as an SVG file;
+    404 when the explain has no timings."""
+    found = _live_or_gone(request, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    return svg_download(profile_document(found.analysis, found.title), f"explain-{found.slug}-profile.svg")
 
 
 @noindex

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -492,20 +493,38 @@ def highlight_explain_parts(text: str, cuts: list[int]) -> list[str]:
     plain = [html.escape(text[a:b]) for a, b in itertools.pairwise(bounds)]
     if len(text) > MAX_HIGHLIGHT_CHARS:
         return plain
-    tokens = [(ttype, value) for _, ttype, value in ExplainLexer().get_tokens_unprocessed(text)]
-    if "".join(value for _, value in tokens) != text:
-        return plain
-    parts: list[list[tuple[_TokenType, str]]] = [[] for _ in plain]
-    k, pos = 0, 0
-    for ttype, value in tokens:
-        while value:
-            while pos >= bounds[k + 1] and k + 1 < len(parts):
+    parts = [""] * len(plain)
+    cut = _CutTokens(text, bounds)
+    # Streamed: a list of every token would wake the garbage collector again and again on a big paste.
+    for k, pieces in itertools.groupby(cut.pieces(), key=operator.itemgetter(0)):
+        parts[k] = _spans((ttype, value) for _, ttype, value in pieces)
+    return parts if cut.whole else plain
+
+
+class _CutTokens:
+    """The lexer's tokens of `text` as `(part, type, piece)`, a token cut where it crosses one of
+    `bounds`; `whole` says, once they are all read, whether they gave back exactly the text."""
+
+    def __init__(self, text: str, bounds: list[int]) -> None:
+        self.text, self.bounds = text, bounds
+        self.whole = False
+
+    def pieces(self) -> Iterator[tuple[int, _TokenType, str]]:
+        text, bounds = self.text, self.bounds
+        k, pos, last = 0, 0, len(bounds) - 2
+        for _, ttype, value in ExplainLexer().get_tokens_unprocessed(text):
+            if not text.startswith(value, pos):
+                return
+            end = pos + len(value)
+            while k < last and end > bounds[k + 1]:
+                if bounds[k + 1] > pos:
+                    yield k, ttype, value[: bounds[k + 1] - pos]
+                    value, pos = value[bounds[k + 1] - pos :], bounds[k + 1]
                 k += 1
-            piece = value[: bounds[k + 1] - pos] if k + 1 < len(parts) else value
-            parts[k].append((ttype, piece))
-            value = value[len(piece) :]
-            pos += len(piece)
-    return [_spans(part) for part in parts]
+            if value:
+                yield k, ttype, value
+            pos = end
+        self.whole = pos == len(text)
 
 
 def _token_rules(style: str) -> str:

@@ -4,6 +4,8 @@ Pure functions, no Django. `build_tree(analysis)` takes the `Analysis.to_dict()`
 explains store it), reads its plan model and returns root `TreeNode`s with the figures as text;
 `flatten(nodes)` lists them in document order with the nesting information a template needs to
 print nested lists without recursion. The `query` root is not shown: its children are the roots.
+A node's `path` is the child indexes leading to it from the `query` root (as the profile and
+findings name nodes).
 Very large or deep plans are cut at `MAX_NODES` / `MAX_DEPTH` (the table view still has every row).
 """
 
@@ -36,6 +38,10 @@ class TreeNode:
     row: int | None = None  # index into analysis["rows"], for links to #row-N
     detail: str | None = None
     children: list[TreeNode] = field(default_factory=list)
+    path: tuple[int, ...] = ()
+    cost: float | None = None
+    condition: str | None = None
+    never_executed: bool = False  # EXPLAIN ANALYZE ran the plan but never this step (no loops)
 
 
 @dataclass
@@ -51,17 +57,20 @@ def build_tree(analysis: dict[str, Any]) -> list[TreeNode]:
     rows = [row if isinstance(row, dict) else {} for row in analysis.get("rows") or []]
     printed = rows if (analysis.get("format") or "table") in _TABULAR else []
     budget = [MAX_NODES]
-    return _shown(stored_model(analysis).children, printed, budget, 0)
+    return _shown(stored_model(analysis).children, printed, budget, ())
 
 
-def _shown(nodes: list[PlanNode], printed: list[dict[str, Any]], budget: list[int], depth: int) -> list[TreeNode]:
+def _shown(
+    nodes: list[PlanNode], printed: list[dict[str, Any]], budget: list[int], path: tuple[int, ...]
+) -> list[TreeNode]:
     out = []
-    for node in nodes:
-        if budget[0] <= 0 or depth >= MAX_DEPTH:
+    for index, node in enumerate(nodes):
+        if budget[0] <= 0 or len(path) >= MAX_DEPTH:
             break
         budget[0] -= 1
         shown = _tree_node(node, printed[node.row] if node.row is not None and node.row < len(printed) else None)
-        shown.children = _shown(node.children, printed, budget, depth + 1)
+        shown.path = (*path, index)
+        shown.children = _shown(node.children, printed, budget, shown.path)
         out.append(shown)
     return out
 
@@ -79,6 +88,9 @@ def _tree_node(node: PlanNode, row: dict[str, Any] | None) -> TreeNode:
         loops=_text(node.loops if node.loops is not None else node.r_loops),
         row=node.row,
         detail=_text(row.get("extra")) if row is not None else None,
+        cost=node.cost,
+        condition=node.condition,
+        never_executed=node.loops == 0 and node.time_last_ms is None,
     )
 
 

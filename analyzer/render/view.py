@@ -17,7 +17,19 @@ from typing import Any
 from analyzer.insight import glossary
 from analyzer.model import LINE_ROLES, LineSpan, Plan
 from analyzer.render.highlight import highlight_explain, highlight_explain_parts, highlight_query
+from analyzer.render.icicle import icicle_svg
 from analyzer.render.plan_tree import FlatNode, TreeNode, build_tree, count, flatten
+from analyzer.render.profile_view import (
+    Path,
+    Profile,
+    TreeWriter,
+    format_ms,
+    format_share,
+    heat_legend,
+    node_id,
+    open_paths,
+    read_profile,
+)
 from analyzer.render.text import format_table, format_vertical
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
@@ -88,6 +100,21 @@ class FindingView:
     message: str
     kind: str
     rows: list[tuple[int, str]]  # (row index, label such as "row 2 (e)")
+    nodes: list[tuple[str, str]] = field(default_factory=list)  # (anchor of a tree node, its label)
+
+
+@dataclass
+class ProfileView:
+    """Where the time went (EXPLAIN ANALYZE): the total, the slowest step, the graph and the tree
+    with each step's figures, as HTML and SVG built from escaped parts."""
+
+    total: str  # "90.0 ms"
+    timed: int  # steps with timings
+    slowest: tuple[str, str, str, str] | None  # (anchor, label, self time, share)
+    graph_svg: str
+    graph_id: str  # of the graph's caption
+    tree_html: str
+    legend: list[tuple[int, str, str]] = field(default_factory=heat_legend)  # (level, word, shares)
 
 
 @dataclass
@@ -147,6 +174,7 @@ class AnalysisView:
     lines_not_read: int = 0
     spans_marked: int = 0
     spans_unmarked: int = 0  # spans past MAX_MARKED_SPANS, shown without their marks
+    profile: ProfileView | None = None  # for a plan with timings
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -220,6 +248,8 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
     row_views = _row_views(columns, shown, numeric, _by_cell(columns, annotations), affected, _tip_ids(prefix))
     findings = sorted(analysis.get("findings") or [], key=lambda f: SEVERITY_ORDER.get(f.get("severity"), 9))
     nodes = build_tree(analysis)
+    tree = _tree(nodes, len(row_views))
+    shown_nodes = {item.node.path: item.node for item in tree}
     plan = Plan(
         format=analysis.get("format") or "table",
         columns=columns,
@@ -231,12 +261,12 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         variant=str(analysis.get("variant") or ""),
         columns=[(c, numeric[c]) for c in columns],
         rows=row_views,
-        findings=[_finding_view(f, rows, len(row_views)) for f in findings[:MAX_SHOWN_FINDINGS]],
+        findings=[_finding_view(f, rows, len(row_views), shown_nodes, prefix) for f in findings[:MAX_SHOWN_FINDINGS]],
         notices=[str(n) for n in analysis.get("notices") or []],
         warnings=[_server_note(str(w)) for w in analysis.get("warnings") or []],
         truncated=bool(analysis.get("truncated")),
         uncertain=bool(analysis.get("uncertain")),
-        tree=_tree(nodes, len(row_views)),
+        tree=tree,
         tree_size=count(nodes),
         clean_table=format_table(plan) if rows else "",
         clean_vertical=format_vertical(plan) if rows else "",
@@ -248,9 +278,33 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         row_count=len(rows),
         finding_count=len(findings),
     )
+    profile = read_profile(analysis)
+    if profile is not None and nodes:
+        targets = {path for f in findings[:MAX_SHOWN_FINDINGS] for path in _finding_paths(f.get("path"))}
+        view.profile = _profile_view(profile, nodes, shown_nodes, prefix, targets)
     if raw_explain:
         _raw_paste(view, raw_explain, analysis.get("lines"))
     return view
+
+
+def _profile_view(
+    profile: Profile, nodes: list[TreeNode], shown: dict[Path, TreeNode], prefix: str, targets: set[Path]
+) -> ProfileView:
+    """The profile's part of the page: figures, graph, and the tree folded where it is cold."""
+    slowest = None
+    if profile.slowest is not None and profile.slowest.path in shown:
+        timing = profile.slowest
+        slowest = (node_id(prefix, timing.path), timing.label, format_ms(timing.self_ms), format_share(timing.share))
+    writer = TreeWriter(profile, prefix, open_paths(profile, targets))
+    graph_id = f"{prefix}icicle-title"
+    return ProfileView(
+        total=format_ms(profile.total_ms),
+        timed=len(profile.timings),
+        slowest=slowest,
+        graph_svg=icicle_svg(nodes, profile, prefix, graph_id),
+        graph_id=graph_id,
+        tree_html=writer.tree_html(nodes)[0],
+    )
 
 
 def _raw_paste(view: AnalysisView, raw: str, stored: Any) -> None:
@@ -348,13 +402,25 @@ def _row_views(
     return row_views
 
 
-def _finding_view(finding: dict[str, Any], rows: list[dict[str, Any]], shown_rows: int) -> FindingView:
+def _finding_view(
+    finding: dict[str, Any], rows: list[dict[str, Any]], shown_rows: int, nodes: dict[Path, TreeNode], prefix: str
+) -> FindingView:
+    paths = [path for path in _finding_paths(finding.get("path")) if path in nodes][:MAX_FINDING_LINKS]
     return FindingView(
         severity=str(finding.get("severity") or "info"),
         message=str(finding.get("message") or ""),
         kind=str(finding.get("kind") or ""),
         rows=[(r, _row_label(r, rows)) for r in _shown(finding.get("rows"), shown_rows)],
+        nodes=[(node_id(prefix, path), nodes[path].label) for path in paths],
     )
+
+
+def _finding_paths(stored: Any) -> list[Path]:
+    """The tree nodes a finding points at: its `path` (child indexes from the query root), or a list of them."""
+    if not isinstance(stored, list) or not stored:
+        return []
+    candidates = stored if isinstance(stored[0], list) else [stored]
+    return [tuple(p) for p in candidates if p and all(type(n) is int and n >= 0 for n in p)]
 
 
 def _tree(nodes: list[TreeNode], shown_rows: int) -> list[FlatNode]:

@@ -1,4 +1,4 @@
-"""HTML views of the analyzer: the analyze-without-saving page and the glossary."""
+"""HTML views of the analyzer: the analyze-without-saving page, a paste's profile SVG and the glossary."""
 
 from __future__ import annotations
 
@@ -6,12 +6,15 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from analyzer import ParseError, analyze
 from analyzer.insight import glossary
+from analyzer.render.icicle import profile_document
 from analyzer.web.forms import AnalyzeForm
 
+NO_PROFILE = "This plan has no measured times (EXPLAIN ANALYZE output), so there is no time profile to draw."
 EMPTY_PASTE = "Paste the output of EXPLAIN (table, vertical, tab-separated, comma-separated, JSON or tree) first."
 COLUMN_TITLES = {
     "select_type": "select_type: what kind of SELECT each row belongs to",
@@ -61,6 +64,31 @@ def preview(request: HttpRequest) -> HttpResponse:
     response = render(request, template, context, status=200 if htmx else status)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def svg_download(svg: str | None, filename: str) -> HttpResponse:
+    """`svg` as a file to save (`filename`); a plain-text 404 when there is none (no timings)."""
+    if svg is None:
+        return HttpResponse(NO_PROFILE, status=404, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(svg.encode("utf-8"), content_type="image/svg+xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@csrf_exempt
+@require_POST
+def profile_svg(request: HttpRequest) -> HttpResponse:
+    """The time profile of the posted paste as an SVG file: the preview's "Download SVG", which
+    posts the paste again since nothing is saved. CSRF-exempt on purpose: it only reads what it is
+    sent and answers with a file. 400 or 413 for a paste that cannot be read, 404 without timings."""
+    form = AnalyzeForm(request.POST)
+    data = form.cleaned_data if form.is_valid() else {}
+    context, status = analysis_context(data.get("explain") or "", data.get("query"))
+    if context["analysis"] is None:
+        return HttpResponse(context["error"], status=status, content_type="text/plain; charset=utf-8")
+    return svg_download(profile_document(context["analysis"]), "explain-profile.svg")
 
 
 @require_GET

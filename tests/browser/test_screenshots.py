@@ -1,5 +1,6 @@
 """Screenshots for the README, at phone and desktop width, light and dark: the home page with a
-live preview and an open tooltip, a permalink, and a comparison. Saved under docs/screenshots/."""
+live preview and an open tooltip, a permalink, a comparison, and the time profile of an EXPLAIN ANALYZE.
+Saved under docs/screenshots/."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
+from tests.browser.test_profile import save_profiled
 from tests.ui.conftest import read_fixture
 from tests.ui.test_compare import AFTER, BEFORE
+from tests.ui.test_profile import DEPENDENT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,3 +66,13 @@ def test_compare(open_page, scheme):
     page = open_page(f"/compare/{before}/{after}/", viewport=SIZES["desktop"], color_scheme=scheme)
     expect(page.locator("tr.status-changed")).to_have_count(1)
     shoot(page, f"compare-desktop-{scheme}", SIZES["desktop"]["width"])
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("size", list(SIZES))
+def test_profile(open_page, size, scheme):
+    slug = save_profiled(DEPENDENT, "Shops in Rome with pricey items")
+    page = open_page(f"/e/{slug}/", viewport=SIZES[size], color_scheme=scheme)
+    expect(page.locator("svg.icicle")).to_be_visible()
+    page.locator("ul.tree.profiled").scroll_into_view_if_needed()
+    shoot(page, f"profile-{size}-{scheme}", SIZES[size]["width"])

@@ -88,13 +88,26 @@ def tree_paste(payload: str) -> str:
     )
 
 
+def tree_analyze_paste(payload: str) -> str:
+    """EXPLAIN ANALYZE: its labels go into the profile's tree, graph and SVG file."""
+    return (
+        f"-> Nested loop inner join  (cost=4.50 rows=10) (actual time=0.1..2.5 rows=10 loops=1)\n"
+        f"    -> Filter: (t1.a = '{payload}')  (cost=1.25 rows=10) (actual time=0.1..1.5 rows=10 loops=1)\n"
+        f"        -> Table scan on t1  (cost=1.25 rows=10) (actual time=0.1..1.2 rows=10 loops=1)\n"
+        f"    -> Index lookup on t2 using {payload[:20].replace(' ', '_')} (b=t1.a)  (cost=0.25 rows=1) (never executed)\n"
+    )
+
+
 PASTES = {
     "table": table_paste,
     "vertical": vertical_paste,
     "tsv": tsv_paste,
     "json": json_paste,
     "tree": tree_paste,
+    "tree_analyze": tree_analyze_paste,
 }
+# The page's own SVG: the time profile's graph and its bars (never built from a paste's markup).
+OWN_SVG = {"icicle", "share-bar"}
 
 
 def hostile_query(payload: str) -> str:
@@ -111,7 +124,9 @@ def inert_problems(markup: str | bytes) -> list[str]:
             src = node.attrs.get("src") or ""
             if not src.startswith("/static/") or node.text.strip():
                 problems.append(f"script element src={src!r} text={node.text[:60]!r}")
-        if node.tag in {"svg", "iframe", "object", "embed", "base", "x"}:
+        if node.tag in {"svg", "iframe", "object", "embed", "base", "x"} and not (
+            node.tag == "svg" and node.classes & OWN_SVG
+        ):
             problems.append(f"injected <{node.tag}>")
         if node.tag == "img" and not (node.attrs.get("src") or "").startswith(("/static/", "data:image/")):
             problems.append(f"injected <img src={node.attrs.get('src')!r}>")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 
 import pytest
 from django.contrib.auth.models import User
@@ -34,6 +35,21 @@ def check_raw(client, slug: str, paste: str) -> None:
     assert response.content == paste.encode("utf-8")
 
 
+def check_profile_svg(client, slug: str) -> None:
+    """The profile SVG file, for an explain with timings: well-formed, nothing in it that runs."""
+    response = client.get(f"/e/{slug}/profile.svg")
+    assert response.status_code in (200, 404), response.status_code
+    if response.status_code == 404:
+        return
+    assert response["Content-Disposition"].startswith("attachment;")
+    root = ET.fromstring(response.content)
+    tags = {element.tag.rsplit("}", 1)[-1] for element in root.iter()}
+    assert tags <= {"svg", "g", "rect", "text", "title", "a"}, tags
+    for element in root.iter():
+        assert not [name for name in element.attrib if name.startswith("on")], element.attrib
+        assert all(value.startswith("#") for name, value in element.attrib.items() if name == "href")
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(("fmt", "payload"), CASES, ids=IDS)
 def test_saved_through_the_api(client, create_explain, fmt, payload):
@@ -49,6 +65,7 @@ def test_saved_through_the_api(client, create_explain, fmt, payload):
     page = check_page(client, f"/e/{slug}/")
     assert "&lt;script" in page or "<script" not in payload
     check_raw(client, slug, paste)
+    check_profile_svg(client, slug)
     check_page(client, "/recent/")
     check_page(client, "/search/", data={"q": "alert"})
     check_page(client, "/search/", data={"q": payload[:50]})

@@ -17,6 +17,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from analyzer.insight import glossary
+from analyzer.render.profile_view import format_count, format_ms
 from analyzer.render.view import AnalysisView, Cell, RawPart, RowView, Segment, build_view
 
 register = template.Library()
@@ -32,6 +33,9 @@ def analysis_view(analysis: dict[str, Any], raw_explain: str | None = None, pref
     view.raw_html = mark_safe(view.raw_html)  # noqa: S308 - same
     for note in view.warnings:
         note.sql_html = mark_safe(note.sql_html)  # noqa: S308 - same
+    if view.profile is not None:  # built from escaped parts in analyzer.render.profile_view and icicle
+        view.profile.tree_html = mark_safe(view.profile.tree_html)  # noqa: S308
+        view.profile.graph_svg = mark_safe(view.profile.graph_svg)  # noqa: S308
     return view
 
 
@@ -157,10 +161,7 @@ def row_count(value: float | int | None) -> str:
     """Estimated rows for people: 5603.0 -> "5,603", 0.5 -> "0.5", None -> "unknown"."""
     if value is None or isinstance(value, bool):
         return "unknown"
-    number = float(value)
-    if number.is_integer() and abs(number) < 1e18:
-        return f"{int(number):,}"
-    return f"{number:,.2f}".rstrip("0").rstrip(".")
+    return format_count(float(value))
 
 
 @register.filter
@@ -175,3 +176,25 @@ def ratio_text(ratio: float | None) -> str:
     factor = 1 / ratio if ratio < 1 else ratio
     shown = f"{factor:,.0f}" if factor >= 10 else f"{factor:.1f}".rstrip("0").rstrip(".")
     return f"{shown}× {'fewer' if ratio < 1 else 'more'}"
+
+
+@register.filter
+def milliseconds(value: float | int | None) -> str:
+    """Measured time for people: 1234.5 -> "1,235 ms", 0.0412 -> "0.041 ms", None -> "unknown"."""
+    if value is None or isinstance(value, bool):
+        return "unknown"
+    return format_ms(float(value))
+
+
+@register.filter
+def time_change(ratio: float | None) -> str:
+    """How the measured time changed: "12× faster", "2.5× slower", "the same"."""
+    if ratio is None or ratio < 0:
+        return ""
+    if ratio == 0:
+        return "no time measured now"
+    if abs(ratio - 1) < 0.005:
+        return "the same"
+    factor = 1 / ratio if ratio < 1 else ratio
+    shown = f"{factor:,.0f}" if factor >= 10 else f"{factor:.1f}".rstrip("0").rstrip(".")
+    return f"{shown}× {'faster' if ratio < 1 else 'slower'}"

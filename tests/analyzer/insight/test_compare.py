@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from analyzer import analyze
 from analyzer.insight.compare import compare, rows_examined
 from analyzer.readers.nesting import table_node
+from tests.profiles import profiled
 
 BEFORE = """\
 +------+-------------+-------+--------+---------------+---------+---------+-------------+-------+----------------------------------------------+
@@ -82,4 +85,38 @@ def test_removed_table_and_repeated_names():
 
 def test_empty_analyses():
     result = compare({}, {"rows": []})
-    assert result == {"tables": [], "rows_examined": {"before": None, "after": None, "ratio": None}, "changed": 0}
+    nothing = {"before": None, "after": None, "ratio": None}
+    assert result == {"tables": [], "rows_examined": nothing, "time_ms": nothing, "changed": 0}
+
+
+TIMED_BEFORE = """\
+-> Nested loop inner join  (cost=4.70 rows=6) (actual time=0.065..40.0 rows=6 loops=1)
+    -> Table scan on i  (cost=1.35 rows=400) (actual time=0.033..30.0 rows=400 loops=1)
+    -> Single-row index lookup on s using PRIMARY (id=i.shop_id)  (cost=0.42 rows=1) (actual time=0.008..0.010 rows=1 loops=400)
+"""
+TIMED_AFTER = """\
+-> Nested loop inner join  (cost=4.70 rows=6) (actual time=0.065..2.0 rows=6 loops=1)
+    -> Index range scan on i using idx_price  (cost=1.35 rows=6) (actual time=0.033..1.5 rows=6 loops=1)
+    -> Single-row index lookup on s using PRIMARY (id=i.shop_id)  (cost=0.42 rows=1) (actual time=0.008..0.010 rows=1 loops=6)
+"""
+
+
+def test_measured_times_before_and_after_per_table():
+    before, after = profiled(TIMED_BEFORE), profiled(TIMED_AFTER)
+    result = compare(before, after)
+    assert result["time_ms"] == {"before": 40.0, "after": 2.0, "ratio": 0.05}
+    by_table = {t["table"]: t for t in result["tables"]}
+    assert by_table["i"]["time_ms"] == {"before": 30.0, "after": 1.5, "ratio": 0.05}
+    assert by_table["s"]["time_ms"]["before"] == pytest.approx(4.0)  # 0.010 ms per loop, 400 loops
+    assert by_table["s"]["time_ms"]["after"] == pytest.approx(0.06)
+    assert result["rows_examined"]["before"] == 400 and result["rows_examined"]["after"] == 6
+
+
+def test_times_are_unknown_unless_an_analysis_has_a_profile():
+    before = analyze(TIMED_BEFORE).to_dict()
+    before.pop("profile", None)  # stored before profiles existed
+    result = compare(before, profiled(TIMED_AFTER))
+    assert result["time_ms"] == {"before": None, "after": 2.0, "ratio": None}
+    assert all(t["time_ms"]["before"] is None and t["time_ms"]["ratio"] is None for t in result["tables"])
+    plain = compare(analyze(BEFORE).to_dict(), analyze(AFTER).to_dict())
+    assert plain["time_ms"] == {"before": None, "after": None, "ratio": None}
