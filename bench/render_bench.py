@@ -36,7 +36,6 @@ from django.urls import reverse  # noqa: E402
 from analyzer import analyze  # noqa: E402
 from pastebin.models import Explain  # noqa: E402
 from pastebin.saving import save_explain  # noqa: E402
-from tests.profiles import build_profile  # noqa: E402
 
 ROWS = 20
 EXTRAS = [
@@ -151,12 +150,8 @@ def main(repeat: int = 60) -> None:
 
 
 def saved_profiled_explain() -> Explain:
-    """The 1,000-node EXPLAIN ANALYZE, saved; its stored analysis is given a profile built the way
-    the analyzer's profile is specified when the analyzer did not make one."""
+    """The 1,000-node EXPLAIN ANALYZE, saved with its profile."""
     explain = save_explain(analyze_tree(), title="a thousand timed steps").explain
-    if "profile" not in explain.analysis:
-        explain.analysis["profile"] = build_profile(explain.analysis["tree"])
-        explain.save(update_fields=["analysis"])
     profile = explain.analysis["profile"]
     assert profile is not None and len(profile["nodes"]) == PROFILED_NODES, profile and len(profile["nodes"])
     return explain

@@ -8,25 +8,18 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from pastebin.models import Explain
-from tests.profiles import with_profile
-from tests.ui.test_profile import DEPENDENT, profiling_analyzer  # noqa: F401 - a fixture
+from tests.ui.test_profile import DEPENDENT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def save_profiled(text: str, title: str) -> str:
-    """Saves `text`, with its profile and a finding that points at its slowest step."""
+    """Saves `text`; its analysis has a profile and a finding that points at its slowest step."""
     response = Client().post("/", {"explain": text, "title": title, "expires": "1d", "visibility": "unlisted"})
     assert response.status_code == 302
     slug = response["Location"].strip("/").split("/")[-1]
-    explain = Explain.objects.get(slug=slug)
-    analysis = with_profile(explain.analysis)
-    if not any(f.get("path") for f in analysis["findings"]):
-        slowest = analysis["profile"]["nodes"][0]
-        finding = {"severity": "warning", "message": "Most of the time goes here", "rows": [], "kind": "slowest"}
-        analysis["findings"].insert(0, {**finding, "path": slowest["path"]})
-    explain.analysis = analysis
-    explain.save(update_fields=["analysis"])
+    analysis = Explain.objects.get(slug=slug).analysis
+    assert analysis["profile"] and any(f.get("path") for f in analysis["findings"])
     return slug
 
 
@@ -57,7 +50,7 @@ def test_graph_and_tree_show_and_links_reach_the_tree_node(open_page):
     assert download.value.suggested_filename == f"explain-{slug}-profile.svg"
 
 
-def test_without_javascript_a_pasted_profile_downloads(open_page, profiling_analyzer):  # noqa: F811
+def test_without_javascript_a_pasted_profile_downloads(open_page):
     page = open_page("/preview/", java_script_enabled=False)
     page.locator("#id_explain").fill(DEPENDENT)
     with page.expect_navigation():
@@ -71,7 +64,7 @@ def test_without_javascript_a_pasted_profile_downloads(open_page, profiling_anal
         assert saved.read().startswith("<?xml")
 
 
-def test_the_live_preview_shows_the_profile_and_downloads_it(open_page, profiling_analyzer):  # noqa: F811
+def test_the_live_preview_shows_the_profile_and_downloads_it(open_page):
     page = open_page("/")
     page.locator("#id_explain").fill(DEPENDENT)
     expect(page.locator("#result svg.icicle")).to_be_visible()

@@ -12,9 +12,7 @@ from django.template.loader import render_to_string
 
 from analyzer import analyze
 from analyzer.render.icicle import profile_document
-from pastebin.models import Explain
 from tests.conftest import FIXTURES
-from tests.profiles import build_profile, profiled, with_profile
 from tests.security.hostile import inert_problems
 from tests.ui.conftest import read_fixture
 from tests.ui.html import parse
@@ -59,7 +57,7 @@ def icicle(markup: str, prefix: str = "") -> ET.Element:
 
 
 def test_tree_shows_self_time_bars_shares_heat_and_the_slowest_step():
-    doc = parse(render(profiled(DEPENDENT)))
+    doc = parse(render(analyze(DEPENDENT).to_dict()))
     top = node(doc, "0")
     assert {"heat-4", "slowest"} <= top.classes
     assert top.find_all("span", cls="share")[0].text == "59.2% of the time, hottest"
@@ -78,7 +76,7 @@ def test_tree_shows_self_time_bars_shares_heat_and_the_slowest_step():
 
 
 def test_never_executed_steps_say_so_and_have_no_time():
-    doc = parse(render(profiled(DEPENDENT)))
+    doc = parse(render(analyze(DEPENDENT).to_dict()))
     for path in ("0-2-0", "0-2-0-0"):
         li = node(doc, path)
         line = li.find_all("span", cls="node-line")[0]
@@ -97,7 +95,7 @@ def test_estimate_badges_point_up_or_down():
         (1, "Index lookup on b using ix (k=a.k)", figures(500, 10, 0.005, loops=1200)),
         (1, "Index lookup on c using ix (k=a.k)", figures(1, 1.5, 0.001, loops=1200)),
     )
-    doc = parse(render(profiled(paste)))
+    doc = parse(render(analyze(paste).to_dict()))
     up = node(doc, "0-0").find_all("span", cls="factor")[0]
     assert "sev-bad" in up.classes and up.attrs["title"] == "actual rows 120 times the estimate"
     assert [s.text for s in up.find_all("span")[1:]] == ["\u2191 120x", "actual rows 120 times the estimate"]
@@ -109,7 +107,7 @@ def test_estimate_badges_point_up_or_down():
 
 
 def test_heat_classes_follow_each_steps_share():
-    doc = parse(render(profiled(DEPENDENT)))
+    doc = parse(render(analyze(DEPENDENT).to_dict()))
     levels = {"hottest": 4, "hot": 3, "warm": 2, "mild": 1, "cool": 0}
     timed_items = [li for li in doc.find_all("li", cls="node") if own_line(li).find_all("span", cls="share")]
     assert len(timed_items) == 4
@@ -121,7 +119,7 @@ def test_heat_classes_follow_each_steps_share():
 
 
 def test_profile_section_summary_graph_and_links():
-    markup = render(profiled(DEPENDENT), DEPENDENT)
+    markup = render(analyze(DEPENDENT).to_dict(), DEPENDENT)
     doc = parse(markup)
     section = doc.find_all("section", cls="profile-section")[0]
     summary = section.find_all("p", cls="profile-summary")[0]
@@ -136,7 +134,7 @@ def test_profile_section_summary_graph_and_links():
 
 
 def test_findings_that_name_a_step_link_to_it():
-    analysis = profiled(DEPENDENT)
+    analysis = analyze(DEPENDENT).to_dict()
     analysis["findings"] = [
         {"severity": "bad", "message": "Most of the time", "rows": [], "kind": "slowest-step", "path": [0, 1, 0, 0]},
         {"severity": "warning", "message": "Two steps", "rows": [2], "kind": "x", "path": [[0, 2, 0], [9, 9], "x"]},
@@ -160,7 +158,7 @@ def test_a_deep_and_wide_plan_folds_its_cold_branches_and_keeps_the_hot_path_ope
     lines += [(10, "Table scan on hot", figures(1, 1, 80.0))]
     lines += [(depth, f"Filter: (cold{depth} > 0)", figures(1, 1, 0.02)) for depth in range(1, 10)]
     lines += [(10, "Table scan on cold", figures(1, 1, 0.01))]
-    analysis = profiled(timed(*lines))
+    analysis = analyze(timed(*lines)).to_dict()
     analysis["findings"] = []  # folding by time alone (a finding's step opens its group: see below)
     doc = parse(render(analysis))
     wide = node(doc, "0-0").find_all("details", cls="subtree")[0]
@@ -188,7 +186,7 @@ def test_hostile_labels_stay_text_in_the_tree_the_graph_and_the_download():
     lines = [(0, f"Filter: (t.a = '{HOSTILE[0]}')", figures(1, 1, 2.0))]
     lines += [(1, f"Table scan on t {payload}", figures(1, 1, 1.0)) for payload in HOSTILE[1:]]
     paste = timed(*lines)
-    analysis = profiled(paste)
+    analysis = analyze(paste).to_dict()
     markup = render(analysis, paste)
     own = [n for n in parse(markup).iter() if n.tag == "svg"]
     assert all(n.classes & {"icicle", "share-bar"} for n in own)  # the only <svg> elements are ours
@@ -224,26 +222,22 @@ def test_a_timed_plan_stored_without_a_profile_shows_the_tree_as_before():
 
 
 def test_preview_offers_the_download_as_a_form_posting_the_paste():
-    markup = render(profiled(DEPENDENT), DEPENDENT)
+    markup = render(analyze(DEPENDENT).to_dict(), DEPENDENT)
     form = parse(markup).find_all("form", cls="download-form")[0]
     assert (form.attrs["method"], form.attrs["action"]) == ("post", "/preview/profile.svg")
     field = form.find_all("input")[0]
     assert (field.attrs["type"], field.attrs["name"], field.attrs["value"]) == ("hidden", "explain", DEPENDENT)
-    link = parse(render(profiled(DEPENDENT), DEPENDENT, profile_svg_url="/e/abc/profile.svg"))
+    link = parse(render(analyze(DEPENDENT).to_dict(), DEPENDENT, profile_svg_url="/e/abc/profile.svg"))
     assert not link.find_all("form", cls="download-form")
     download = [a for a in link.find_all("a", cls="button") if a.text == "Download SVG"][0]
     assert download.attrs["href"] == "/e/abc/profile.svg" and "download" in download.attrs
 
 
 def save(client, text: str, title: str = "timed") -> str:
-    """Saves `text` through the form and gives the stored analysis its profile if it lacks one."""
+    """Saves `text` through the form; the slug of the saved explain."""
     response = client.post("/", {"explain": text, "title": title, "expires": "1d", "visibility": "unlisted"})
     assert response.status_code == 302, response.content[:500]
     slug = re.fullmatch(r"/e/(\w+)/", response["Location"]).group(1)
-    explain = Explain.objects.get(slug=slug)
-    if "profile" not in explain.analysis:
-        explain.analysis = with_profile(explain.analysis)
-        explain.save(update_fields=["analysis"])
     return slug
 
 
@@ -278,21 +272,7 @@ def test_profile_svg_of_an_unknown_explain_or_one_without_timings_is_a_404(clien
     assert b"no measured times" in response.content
 
 
-@pytest.fixture
-def profiling_analyzer(monkeypatch):
-    """The preview's analyzer, giving each analysis its profile when the analyzer makes none."""
-    from analyzer.web import views
-
-    def analyze_with_profile(text, **options):
-        result = analyze(text, **options)
-        to_dict = result.to_dict
-        result.to_dict = lambda: with_profile(to_dict())
-        return result
-
-    monkeypatch.setattr(views, "analyze", analyze_with_profile)
-
-
-def test_profile_svg_of_a_paste(client, profiling_analyzer):
+def test_profile_svg_of_a_paste(client):
     response = client.post("/preview/profile.svg", {"explain": DEPENDENT})
     assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="explain-profile.svg"'
@@ -334,12 +314,12 @@ def test_compare_shows_measured_times_when_both_explains_have_them(client):
 
 
 def test_the_contract_helper_gives_none_without_timings():
-    assert build_profile(analyze(read_fixture("analyze_table.txt")).to_dict()["tree"]) is None
+    assert analyze(read_fixture("analyze_table.txt")).to_dict()["profile"] is None
 
 
 def test_a_plan_that_took_no_measurable_time_has_no_graph_and_no_slowest_step():
     paste = timed((0, "Filter: (a > 1)", figures(1, 0, 0.0)), (1, "Table scan on a", figures(10, 0, 0.0)))
-    doc = parse(render(profiled(paste)))
+    doc = parse(render(analyze(paste).to_dict()))
     section = doc.find_all("section", cls="profile-section")[0]
     assert section.find_all("p", cls="profile-summary")[0].text == "0 ms measured over 2 timed steps."
     assert not section.find_all("svg") and "Too little time was measured" in section.text

@@ -7,7 +7,6 @@ import pytest
 from analyzer import analyze
 from analyzer.insight.compare import compare, rows_examined
 from analyzer.readers.nesting import table_node
-from tests.profiles import profiled
 
 BEFORE = """\
 +------+-------------+-------+--------+---------------+---------+---------+-------------+-------+----------------------------------------------+
@@ -102,7 +101,7 @@ TIMED_AFTER = """\
 
 
 def test_measured_times_before_and_after_per_table():
-    before, after = profiled(TIMED_BEFORE), profiled(TIMED_AFTER)
+    before, after = analyze(TIMED_BEFORE).to_dict(), analyze(TIMED_AFTER).to_dict()
     result = compare(before, after)
     assert result["time_ms"] == {"before": 40.0, "after": 2.0, "ratio": 0.05}
     by_table = {t["table"]: t for t in result["tables"]}
@@ -115,7 +114,7 @@ def test_measured_times_before_and_after_per_table():
 def test_times_are_unknown_unless_an_analysis_has_a_profile():
     before = analyze(TIMED_BEFORE).to_dict()
     before.pop("profile", None)  # stored before profiles existed
-    result = compare(before, profiled(TIMED_AFTER))
+    result = compare(before, analyze(TIMED_AFTER).to_dict())
     assert result["time_ms"] == {"before": None, "after": 2.0, "ratio": None}
     assert all(t["time_ms"]["before"] is None and t["time_ms"]["ratio"] is None for t in result["tables"])
     plain = compare(analyze(BEFORE).to_dict(), analyze(AFTER).to_dict())

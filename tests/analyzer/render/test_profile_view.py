@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from analyzer import analyze
 from analyzer.render.icicle import MIN_WIDTH, WIDTH, icicle_svg, layout, profile_document
 from analyzer.render.plan_tree import TreeNode, build_tree
 from analyzer.render.profile_view import (
@@ -19,7 +20,6 @@ from analyzer.render.profile_view import (
     open_paths,
     read_profile,
 )
-from tests.profiles import build_profile, profiled
 
 SVG = "{http://www.w3.org/2000/svg}"
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -173,7 +173,7 @@ def svg_elements(markup: str) -> ET.Element:
 
 
 def test_icicle_of_a_real_plan_is_well_formed_labelled_and_linked():
-    analysis = profiled(DEPENDENT)
+    analysis = analyze(DEPENDENT).to_dict()
     profile = read_profile(analysis)
     svg = svg_elements(icicle_svg(build_tree(analysis), profile, "a-", "a-icicle-title"))
     assert svg.get("aria-labelledby") == "a-icicle-title" and svg.get("role") == "group"
@@ -198,7 +198,7 @@ def test_icicle_of_a_real_plan_is_well_formed_labelled_and_linked():
 
 
 def test_profile_document_is_an_svg_file_with_the_graph_and_the_tree():
-    analysis = profiled(DEPENDENT)
+    analysis = analyze(DEPENDENT).to_dict()
     document = profile_document(analysis, title="before <index>")
     assert document.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')
     root = ET.fromstring(document)
@@ -224,15 +224,15 @@ def test_profile_document_is_an_svg_file_with_the_graph_and_the_tree():
 def test_labels_with_markup_and_control_characters_stay_text_in_the_svg():
     hostile = "Filter: (t.name = '<script>alert(1)</script>\x07\"&')"
     paste = f"-> {hostile}  (cost=1.25 rows=10) (actual time=0.1..0.2 rows=1 loops=1)\n"
-    analysis = profiled(paste)
+    analysis = analyze(paste).to_dict()
     root = ET.fromstring(profile_document(analysis))
     assert not list(root.iter(f"{SVG}script"))
     texts = "".join(root.itertext())
     assert '<script>alert(1)</script>\ufffd"&' in texts
 
 
-def test_the_contract_helper_matches_mysqls_per_loop_figures():
-    profile = build_profile(profiled(DEPENDENT)["tree"])
+def test_the_profile_matches_mysqls_per_loop_figures():
+    profile = analyze(DEPENDENT).to_dict()["profile"]
     by_path = {tuple(e["path"]): e for e in profile["nodes"]}
     assert profile["total_ms"] == pytest.approx(0.598)
     assert by_path[(0, 1, 0)]["total_ms"] == pytest.approx(0.21)  # 0.105 per loop, 2 loops
