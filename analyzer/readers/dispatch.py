@@ -23,10 +23,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from analyzer.model import ParseError, Plan
+from analyzer.readers.dumps import read_dumps
 from analyzer.readers.json_plan import document_line, parse_json
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
 from analyzer.readers.plan_model import plan_model
 from analyzer.readers.resultset import ALWAYS_PRINTED, CUT, STANDARD_ORDER, ResultSet, missing_tail
+from analyzer.readers.slow_log import read_slow_log
 from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
@@ -71,7 +73,11 @@ def _parse(text: str) -> Plan:
     if not cleaned.text.strip():
         raise ParseError(f"The paste is empty: {EXPECTED}.")
     lines, notices = _ascii_lines(cleaned)
-    found = result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    # EXPLAIN rows behind a log's prefix or dumped by a program; the other readers get the rest.
+    printed = read_slow_log(lines, cleaned.numbers, cleaned.margins)
+    printed += read_dumps(_outside(lines, printed), cleaned.numbers)
+    found = result_sets(_outside(lines, printed), cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    found = sorted(found + printed, key=lambda result: result.start)
     warnings = cleaned.warnings + _warning_messages(found)
     reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
     plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
@@ -186,7 +192,8 @@ def _table_result(reading: _Reading) -> Plan:
     other = _other_text(reading.lines, reading.found)
     if other:
         notices.append(_other_text_notice(other, cleaned.numbers))
-    _mark_missing_columns(chosen)
+    if not chosen.whole:
+        _mark_missing_columns(chosen)
     notices += chosen.notices + extra_notices
     if not chosen.rows:
         # EXPLAIN always prints at least one row: the rest of the result was lost.
@@ -246,6 +253,14 @@ def result_sets(
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _outside(lines: list[str], found: list[ResultSet]) -> list[str]:
+    """The lines with those of the result sets `found` made empty."""
+    if not found:
+        return lines
+    covered = _covered(lines, found)
+    return ["" if covered[i] else line for i, line in enumerate(lines)]
 
 
 def _covered(lines: list[str], found: list[ResultSet]) -> bytearray:

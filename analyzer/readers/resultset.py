@@ -37,6 +37,7 @@ class ResultSet:
     start: int = 0  # index of its first cleaned line
     end: int = 0  # index of the first cleaned line after it
     query: str | None = None  # the statement the output itself names (`mysql --xml`)
+    whole: bool = False  # a program's dump whose structure shows every column it has: none was lost
 
     @property
     def is_explain(self) -> bool:
