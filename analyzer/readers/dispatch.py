@@ -13,6 +13,9 @@ Cells are strings exactly as printed, `NULL` is None. A cell the paste cut short
 visible start followed by `…` (`analyzer.readers.resultset.CUT`), a missing cell is `…` alone; such
 rows are listed in `affected_rows` and `truncated` is set. `readers.plan_model` then builds the
 plan model of whatever was read (the JSON reader builds its own).
+
+EXPLAIN rows that programs printed (the slow query log's plans; PHP, Python, Node, Go and JSON dumps
+of the rows) are read first, by `analyzer.readers.dumps`; the other readers get the lines left.
 """
 
 from __future__ import annotations
@@ -23,12 +26,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from analyzer.model import ParseError, Plan
-from analyzer.readers.dumps import read_dumps
+from analyzer.readers.dumps import outside, read_printed
 from analyzer.readers.json_plan import document_line, parse_json
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
 from analyzer.readers.plan_model import plan_model
 from analyzer.readers.resultset import ALWAYS_PRINTED, CUT, STANDARD_ORDER, ResultSet, missing_tail
-from analyzer.readers.slow_log import read_slow_log
 from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
@@ -74,9 +76,8 @@ def _parse(text: str) -> Plan:
         raise ParseError(f"The paste is empty: {EXPECTED}.")
     lines, notices = _ascii_lines(cleaned)
     # EXPLAIN rows behind a log's prefix or dumped by a program; the other readers get the rest.
-    printed = read_slow_log(lines, cleaned.numbers, cleaned.margins)
-    printed += read_dumps(_outside(lines, printed), cleaned.numbers)
-    found = result_sets(_outside(lines, printed), cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    printed = read_printed(lines, cleaned.numbers, cleaned.margins)
+    found = result_sets(outside(lines, printed), cleaned.numbers, cleaned.margins, cleaned.terminal_width)
     found = sorted(found + printed, key=lambda result: result.start)
     warnings = cleaned.warnings + _warning_messages(found)
     reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
@@ -253,14 +254,6 @@ def result_sets(
             result.start, result.end = i, end
             found.append(result)
     return found
-
-
-def _outside(lines: list[str], found: list[ResultSet]) -> list[str]:
-    """The lines with those of the result sets `found` made empty."""
-    if not found:
-        return lines
-    covered = _covered(lines, found)
-    return ["" if covered[i] else line for i, line in enumerate(lines)]
 
 
 def _covered(lines: list[str], found: list[ResultSet]) -> bytearray:

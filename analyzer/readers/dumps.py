@@ -1,10 +1,11 @@
-"""EXPLAIN rows a program printed as data: PHP dumps (`php_dump`), Go fmt dumps (`go_dump`), and
-JSON, Python and Node literals (`literal_dump`).
+"""EXPLAIN rows a program printed: the MariaDB slow query log's plans (`slow_log`), and rows dumped
+as data: PHP dumps (`php_dump`), Go fmt dumps (`go_dump`), JSON, Python and Node literals
+(`literal_dump`).
 
-`read_dumps` runs them in that order, each on the lines the ones before it did not read, and
-returns a result set for each dump of EXPLAIN rows (format `json` for JSON, `vertical` for the
-others: one record of `name: value` fields per row). A cheap look for the words a dump of EXPLAIN
-rows must hold comes first, so other pastes cost nothing more.
+`read_printed` runs those readers in that order, each on the lines the ones before it did not
+read, and returns their result sets (a log's plan as format `table`; a dump as `json` for JSON,
+`vertical` for the others: one record of `name: value` fields per row). A cheap look for the words
+each reader needs comes first, so other pastes cost nothing more.
 """
 
 from __future__ import annotations
@@ -16,26 +17,37 @@ from analyzer.readers.literal_dump import read_literal_dumps
 from analyzer.readers.php_dump import read_php_dumps
 from analyzer.readers.records import Dump, dump_result
 from analyzer.readers.resultset import ResultSet
+from analyzer.readers.slow_log import read_slow_log
 
-_READERS: tuple[Callable[[list[str], list[int]], list[Dump]], ...] = (
-    read_php_dumps,
-    read_go_dumps,
-    read_literal_dumps,
+# Each reader, after the words a paste must hold for it to find anything.
+_READERS: tuple[tuple[tuple[str, ...], Callable[[list[str], list[int]], list[Dump]]], ...] = (
+    (("select_type]", 'select_type"', "select_type'", "$select_type"), read_php_dumps),
+    (("SelectType:", "map["), read_go_dumps),
+    (("select_type'", 'select_type"', "select_type:", "select_type="), read_literal_dumps),
 )
 
 
-def read_dumps(lines: list[str], numbers: list[int]) -> list[ResultSet]:
-    """The result sets of every program dump of EXPLAIN rows in the cleaned lines, in order."""
+def read_printed(lines: list[str], numbers: list[int], margins: list[int]) -> list[ResultSet]:
+    """The result sets of every slow log plan and program dump of EXPLAIN rows in the cleaned
+    lines (`margins`: the width the cleanup took off each), in order."""
     text = "\n".join(lines)
     if "select_type" not in text and "SelectType" not in text:
         return []
-    found: list[ResultSet] = []
-    remaining = lines
-    for reader in _READERS:
-        for dump in reader(remaining, numbers):
-            result = dump_result(dump, numbers)
-            if result is not None:
-                found.append(result)
-                remaining = remaining if remaining is not lines else list(lines)
-                remaining[dump.start : dump.end] = [""] * (dump.end - dump.start)
+    found = read_slow_log(lines, numbers, margins) if "explain:" in text or "<explain>" in text else []
+    remaining = outside(lines, found)
+    for needles, reader in _READERS:
+        if any(needle in text for needle in needles):
+            results = [r for r in (dump_result(dump, numbers) for dump in reader(remaining, numbers)) if r is not None]
+            found += results
+            remaining = outside(remaining, results)
     return sorted(found, key=lambda result: result.start)
+
+
+def outside(lines: list[str], found: list[ResultSet]) -> list[str]:
+    """The lines with those of the result sets `found` made empty (for the readers after them)."""
+    if not found:
+        return lines
+    remaining = list(lines)
+    for result in found:
+        remaining[result.start : result.end] = [""] * (result.end - result.start)
+    return remaining

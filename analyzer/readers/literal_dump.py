@@ -12,6 +12,7 @@ complete records go, and flagged.
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import re
 from bisect import bisect_right
@@ -76,7 +77,12 @@ def read_literal_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
     first `MAX_ATTEMPTS` lines that name `select_type` as a key are tried (a literal of rows is
     read from its first, the lines of its other rows are passed over)."""
     found: list[Dump] = []
-    candidates = [k for k, line in enumerate(lines) if "select_type" in line and _KEY_RE.search(line)]
+    # A literal's key or value is quoted on the line of its `select_type` (vertical output's is not).
+    candidates = [
+        k
+        for k, line in enumerate(lines)
+        if "select_type" in line and ("'" in line or '"' in line) and _KEY_RE.search(line)
+    ]
     del candidates[MAX_ATTEMPTS:]
     at = 0
     floor = 0
@@ -95,9 +101,8 @@ def _paragraph_dumps(lines: list[str], start: int, end: int, candidates: list[in
     """The literals of EXPLAIN rows in the paragraph `lines[start:end]` that hold the candidate
     lines (which name `select_type` as a key); its brackets are scanned once."""
     text = "\n".join(lines[start:end])
-    offsets = [0]
-    for line in lines[start:end]:
-        offsets.append(offsets[-1] + len(line) + 1)
+    # Where each line starts in `text` (its length and line break added up), and where the text ends.
+    offsets = [at + k for k, at in enumerate(itertools.accumulate(map(len, lines[start:end]), initial=0))]
     spans = _spans(text)
     found: list[Dump] = []
     floor = start
@@ -148,24 +153,46 @@ def _spans(text: str) -> _Spans:
 
 
 def _dump_at(text: str, offset: int, spans: _Spans) -> tuple[Dump | None, tuple[int, int]]:
-    """The rows of the literal holding `text[offset]` (a closed span, with the one after it when
-    it is a header of column names), else of the complete records of the open span around it."""
+    """The rows of the literal holding `text[offset]` (a closed span, with the rows after it when
+    it is a header of column names, or the records after it when it is one), else of the complete
+    records of the open span around it. Also returns where the literals read start and end."""
     index = bisect_right(spans.closed, (offset, len(text) + 1)) - 1
-    if index >= 0 and spans.closed[index][1] > offset:
-        begin, end = spans.closed[index]
-        decoded = _decode(text[begin:end])
-        if decoded is None:
-            return None, (begin, end)
-        items, kind = [decoded[0]], decoded[1]
-        if index + 1 < len(spans.closed) and _header(decoded[0]) is not None:
-            after = spans.closed[index + 1]
-            following = _decode(text[after[0] : after[1]])
-            if following is not None:
-                items.append(following[0])
-                end = after[1]
-        found = _rows(items)
-        return (_make_dump(found, kind, []) if found else None), (begin, end)
-    return _salvage(text, offset, spans)
+    if index < 0 or spans.closed[index][1] <= offset:
+        return _salvage(text, offset, spans)
+    begin, end = spans.closed[index]
+    decoded = _decode(text[begin:end])
+    if decoded is None:
+        return None, (begin, end)
+    value, kind = decoded
+    items = [value]
+    if _header(value) is not None and index + 1 < len(spans.closed):
+        after = spans.closed[index + 1]
+        following = _decode(text[after[0] : after[1]])
+        if following is not None:
+            items.append(following[0])
+            end = after[1]
+    elif isinstance(value, dict) and _is_record(value):
+        records, end = _next_records(text, spans.closed, index)
+        items = [[value, *records]]
+    found = _rows(items)
+    return (_make_dump(found, kind, []) if found else None), (begin, end)
+
+
+def _next_records(text: str, closed: list[tuple[int, int]], index: int) -> tuple[list[dict[str, Any]], int]:
+    """The records printed one by one after the one in `closed[index]` (a program printing each
+    row, MySQL Shell's JSON output): literals with nothing but spaces and commas between them.
+    Returns them and where the last ends."""
+    records: list[dict[str, Any]] = []
+    end = closed[index][1]
+    for begin, after in closed[index + 1 :]:
+        if text[end:begin].strip(" \t\n,"):
+            break
+        decoded = _decode(text[begin:after])
+        if decoded is None or not isinstance(decoded[0], dict) or not _is_record(decoded[0]):
+            break
+        records.append(decoded[0])
+        end = after
+    return records, end
 
 
 def _salvage(text: str, offset: int, spans: _Spans) -> tuple[Dump | None, tuple[int, int]]:

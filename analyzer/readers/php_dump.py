@@ -240,7 +240,7 @@ def read_php_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
     found: list[Dump] = []
     floor = 0  # lines before it were read already
     attempts = 0
-    for k in [k for k, line in enumerate(lines) if "select_type" in line]:
+    for k in [k for k, line in enumerate(lines) if "select_type" in line and _may_name_key(line)]:
         dialect = _DIALECT_RE.search(lines[k]) if k >= floor else None
         if dialect is None or dialect.lastgroup is None:
             continue
@@ -253,6 +253,11 @@ def read_php_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
         if dump is not None:
             found.append(dump)
     return found
+
+
+def _may_name_key(line: str) -> bool:
+    """A cheap test whether `line` may print `select_type` as a PHP dump's key."""
+    return "select_type]" in line or 'select_type"' in line or "select_type'" in line or "$select_type" in line
 
 
 def _dump_start(lines: list[str], k: int, floor: int, classify: Callable[[str], _Line | None]) -> int | None:

@@ -360,3 +360,13 @@ def test_column_names_and_cells():
     ]
     assert is_explain_record(["Id", "SelectType", "Table", "Type", "Rows"])
     assert not is_explain_record(["id", "select_type", "name"])
+
+
+def test_records_printed_one_by_one_are_one_result():
+    records = [dict(zip(COLUMNS, row.values(), strict=True)) for row in ROWS]
+    shell = "".join(json.dumps(record, indent=4) + "\n" for record in records) + "2 rows in set (0.0005 sec)\n"
+    plan = parse(shell)  # MySQL Shell's --result-format=json
+    assert plan.format == "json" and plan.rows == ROWS and not plan.truncated
+    plan = parse("".join(f"{record!r}\n" for record in records))  # print(row) for each row
+    assert plan.format == "vertical" and plan.rows == ROWS
+    assert not any("different EXPLAIN results" in n for n in plan.notices)
