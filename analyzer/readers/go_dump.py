@@ -77,11 +77,11 @@ def _line_dump(line: str, k: int) -> Dump | None:
     starts = [span.start for span in spans]
     for match in itertools.islice(_ROW_KEY_RE.finditer(line), 3):
         span = _innermost(spans, starts, match.start())
-        if span is None or not _is_row(line, span):
+        if span is None or not is_explain_record([name for name, _, _ in _fields(line, span)]):
             continue
-        group = [s for s in spans if s.parent == span.parent and (_is_row(line, s) or _is_cut_row(line, s))]
         read = _Read()
-        records = [_record(line, s, read) for s in group]
+        rows = [(s, fields) for s in spans if s.parent == span.parent and (fields := _row_fields(line, s)) is not None]
+        records = [_record(line, s, fields, read) for s, fields in rows]
         dump = Dump(records, "a Go fmt %v map dump" if span.is_map else "a Go fmt %+v struct dump", k, k + 1)
         dump.problems, dump.notes = _problems(spans, read), _notes(read)
         dump.query = _query(line, spans, span.parent)
@@ -123,14 +123,11 @@ def _innermost(spans: list[_Span], starts: list[int], at: int) -> _Span | None:
     return None
 
 
-def _is_row(line: str, span: _Span) -> bool:
-    """True when the fields of a span are those of an EXPLAIN row."""
-    return is_explain_record([name for name, _, _ in _fields(line, span)])
-
-
-def _is_cut_row(line: str, span: _Span) -> bool:
-    """True when a span the line cuts off starts like an EXPLAIN row."""
-    return not span.closed and is_partial_record([name for name, _, _ in _fields(line, span)])
+def _row_fields(line: str, span: _Span) -> list[tuple[str, int, int]] | None:
+    """The fields of a span that is an EXPLAIN row (or the start of one the line cuts off), else None."""
+    fields = _fields(line, span)
+    names = [name for name, _, _ in fields]
+    return fields if is_explain_record(names) or (not span.closed and is_partial_record(names)) else None
 
 
 def _fields(line: str, span: _Span) -> list[tuple[str, int, int]]:
@@ -150,9 +147,8 @@ def _fields(line: str, span: _Span) -> list[tuple[str, int, int]]:
     return [(name, value, end) for (name, _, value), end in zip(names, ends, strict=True)]
 
 
-def _record(line: str, span: _Span, read: _Read) -> Record:
-    """A struct or map as a record; the last value of one the line cuts off ends with `…`."""
-    fields = _fields(line, span)
+def _record(line: str, span: _Span, fields: list[tuple[str, int, int]], read: _Read) -> Record:
+    """A struct or map as a record (its `fields`); the last value of one the line cuts off ends with `…`."""
     record: Record = []
     for number, (name, start, end) in enumerate(fields):
         value = _value(line[start:end], read)

@@ -52,7 +52,6 @@ class _Parse:
 
     stack: list[_Node] = field(default_factory=list)
     root: _Node | None = None
-    virtual: bool = False  # the pairs stand in no container (only the inner lines were pasted)
     pending: str | None = None  # a key whose value is on the next line
     elided: list[int] = field(default_factory=list)
     done: bool = False  # the outermost container closed
@@ -204,6 +203,8 @@ def _vardumper_line(line: str) -> _Line | None:
     rest = (pair.group(5) or "").strip()
     if opened := _VARDUMPER_OPEN_RE.match(rest):
         return _Line("open", key, count=int(opened.group(1)) if opened.group(1) else None)
+    if pair.group(4) is not None and line.lstrip()[:1] not in "+#-":
+        return None  # `word:` without a sigil only opens a container (PsySH's `all: [`); else it is text
     if _VARDUMPER_FOLDED_RE.match(rest):
         return _Line("elided", key)  # an array or object shown folded (`{#12 ▶}`, `[…3]`): its content is not there
     if not rest:
@@ -214,7 +215,8 @@ def _vardumper_line(line: str) -> _Line | None:
 def _vardumper_value(text: str) -> Scalar:
     """A VarDumper scalar: `"text"` (cut short where it shows `…`), a number, null, true, false."""
     if text[:1] == '"' or text[:2] == 'b"':
-        inner = text[text.index('"') + 1 : -1] if text.endswith('"') and len(text) > 1 else text + CUT
+        inner = text[text.index('"') + 1 :]
+        inner = inner[:-1] if inner.endswith('"') else inner + CUT  # no closing quote: the line was cut
         at = inner.find("\u2026")
         return inner if at < 0 else inner[:at] + CUT
     if text in ("null", "true", "false"):
@@ -338,7 +340,6 @@ def _apply_field(parse: _Parse, event: _Line, i: int) -> bool:
             return False
         # Only the inner lines of a dump were pasted: the pairs stand in no container.
         parse.root = _Node(i, -1, False, None, None)
-        parse.virtual = True
         parse.stack.append(parse.root)
     top = parse.stack[-1]
     if event.kind == "key":
@@ -366,7 +367,8 @@ def _dump(parse: _Parse, source: str, empty_is_null: bool, span: tuple[int, int]
     records = [record for node in nodes for record in _split(node.pairs)]
     notes = _empty_as_null(records) if empty_is_null else []
     problems = _problems(parse, nodes, numbers)
-    return Dump(records, source, span[0], span[1], whole=not parse.virtual, problems=problems, notes=notes)
+    # One line per field: a line the paste lost takes a field with it.
+    return Dump(records, source, span[0], span[1], whole=False, problems=problems, notes=notes)
 
 
 def _record_nodes(root: _Node, unclosed: list[_Node]) -> list[_Node]:

@@ -36,8 +36,9 @@ class Dump:
 
     `problems` are the reasons the dump visibly lacks part of its content (unclosed brackets,
     fewer elements than it declares, `...` elisions): each makes the result truncated. `whole` is
-    True when the dump's structure shows every field a record has, so a column the records lack
-    was never there (not a lost line). `notes` are other notices (how empty values were read)."""
+    True when a record cannot lose a field with a line of the paste (it prints on one line, or in
+    one literal), so a column the records lack was never printed; a dump of one line per field
+    (PHP's) is not. `notes` are other notices (how empty values were read)."""
 
     records: list[Record]
     source: str  # what printed them: `a PHP print_r dump`
@@ -107,10 +108,8 @@ def dump_result(dump: Dump, numbers: list[int]) -> ResultSet | None:
     where = f"line {first}" if first == last else f"lines {first}-{last}"
     result = ResultSet(dump.format, columns, [], first, start=dump.start, end=dump.end, query=dump.query)
     result.notices.append(f"Read {plural(len(rows), 'EXPLAIN row')} from {dump.source} ({where}).")
-    # A key a row lacks is cut off with the rest of a dump the paste cuts short, else never printed.
-    absent = CUT if dump.problems else None
-    result.notices += dump.notes + ([] if dump.problems else _absent_keys(columns, rows))
-    result.rows = [{name: row.get(name, absent) for name in columns} for row in rows]
+    result.notices += dump.notes
+    _fill_absent(result, dump, rows)
     result.whole = dump.whole
     cut = [k for k, row in enumerate(result.rows) if any(v is not None and v.endswith(CUT) for v in row.values())]
     if dump.problems or cut:
@@ -131,13 +130,21 @@ def _server_order(columns: list[str]) -> list[str]:
     return sorted(known, key=_ORDER.__getitem__) + [name for name in columns if name not in _ORDER]
 
 
-def _absent_keys(columns: list[str], rows: list[Row]) -> list[str]:
-    """A notice naming the rows that lack some of the keys other rows have (read as NULL)."""
-    lacking = [k for k, row in enumerate(rows) if len(row) < len(columns)]
-    if not lacking:
-        return []
-    rows_text = ", ".join(str(k + 1) for k in lacking[:5]) + (" and more" if len(lacking) > 5 else "")
+def _fill_absent(result: ResultSet, dump: Dump, rows: list[Row]) -> None:
+    """The rows with a cell for every column. A key some rows lack (others have it: rows of one
+    result have the same columns) was lost with the rest of a dump cut short or with a line of
+    it, shown as `…`; in a dump whose rows print on one line each, a program may have left a NULL
+    out: read as NULL, and the reading is a guess."""
+    lost = bool(dump.problems) or not dump.whole
+    result.rows = [{name: row.get(name, CUT if lost else None) for name in result.columns} for row in rows]
+    lacking = [k for k, row in enumerate(rows) if len(row) < len(result.columns)]
+    if not lacking or dump.problems:
+        return
     one = len(lacking) == 1
-    return [
-        f"{'Row' if one else 'Rows'} {rows_text} of the dump lack{'s' if one else ''} keys other rows have; read as NULL."
-    ]
+    which = f"{'Row' if one else 'Rows'} {', '.join(str(k + 1) for k in lacking[:5])}{'' if len(lacking) <= 5 else ' and more'}"
+    lack = f"{which} of the dump lack{'s' if one else ''} keys the other rows have"
+    if lost:
+        result.notices.append(f"{lack}: lines of the dump are missing; missing cells are shown as '{CUT}'.")
+    else:
+        result.uncertain = True
+        result.notices.append(f"{lack}; read as NULL (a program may leave NULL values out): check those rows.")

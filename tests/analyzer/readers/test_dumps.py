@@ -370,3 +370,22 @@ def test_records_printed_one_by_one_are_one_result():
     plan = parse("".join(f"{record!r}\n" for record in records))  # print(row) for each row
     assert plan.format == "vertical" and plan.rows == ROWS
     assert not any("different EXPLAIN results" in n for n in plan.notices)
+
+
+def test_a_field_line_lost_from_a_php_dump_is_flagged():
+    lines = print_r(ROWS).splitlines()
+    lines.remove("            [key] => idx_created")  # the second row's
+    plan = parse("\n".join(lines))
+    assert plan.truncated and plan.rows[1]["key"] == CUT and plan.affected_rows == [1]
+    assert any("lines of the dump are missing" in n for n in plan.notices)
+    plan = parse("\n".join(line for line in print_r(ROWS[:1]).splitlines() if "[key] =>" not in line))
+    assert plan.truncated and plan.rows[0]["key"] == CUT  # every EXPLAIN has `key`: its line was lost
+
+
+def test_a_key_left_out_of_a_json_row_is_read_as_null_and_doubted():
+    rows = [dict(zip(COLUMNS, row.values(), strict=True)) for row in ROWS]
+    del rows[0]["key"]
+    plan = parse(json.dumps(rows))
+    assert plan.rows[0]["key"] is None
+    assert plan.uncertain and not plan.truncated
+    assert any("Row 1 of the dump lacks keys the other rows have; read as NULL" in n for n in plan.notices)
