@@ -22,8 +22,8 @@ from analyzer.readers.slow_log import read_slow_log
 # Each reader, after the words a paste must hold for it to find anything.
 _READERS: tuple[tuple[tuple[str, ...], Callable[[list[str], list[int]], list[Dump]]], ...] = (
     (("select_type]", 'select_type"', "select_type'", "$select_type"), read_php_dumps),
-    (("SelectType:", "map["), read_go_dumps),
-    (("select_type'", 'select_type"', "select_type:", "select_type="), read_literal_dumps),
+    (("SelectType:", "map["), lambda lines, _: read_go_dumps(lines)),
+    (("select_type'", 'select_type"', "select_type:", "select_type="), lambda lines, _: read_literal_dumps(lines)),
 )
 
 

@@ -36,7 +36,7 @@ _BYTES_RE = re.compile(r"^\[(\d{1,3}(?: \d{1,3})*)\]$")
 _INTEGER_RE = re.compile(r"^-?\d{1,19}$")
 _FLOAT_RE = re.compile(r"^-?\d{1,19}\.\d+$")
 _QUERY_KEYS = ("sql", "query", "statement")
-_MAX_DEPTH = 64
+_MAX_DEPTH = 64  # brackets nested on a line of rows (deeper ones are not read)
 
 
 @dataclass(slots=True)
@@ -59,7 +59,7 @@ class _Read:
     pointers: int = 0  # pointers, whose values the dump does not show
 
 
-def read_go_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
+def read_go_dumps(lines: list[str]) -> list[Dump]:
     """Every Go fmt dump of EXPLAIN rows in the cleaned lines (one line each), in order."""
     found = []
     for k, line in enumerate(lines):

@@ -30,7 +30,7 @@ _OPENERS = {"]": "[", "}": "{", ")": "("}
 MAX_ATTEMPTS = 1000  # lines naming `select_type` as a key tried as the first row of a literal
 _MAX_AST = 256 * 1024  # characters of a literal that `ast` parses (JSON has no bound)
 _MAX_VISITS = 100_000  # containers searched for the rows
-_MAX_DEPTH = 40
+_MAX_DEPTH = 40  # brackets nested in a literal of rows (deeper ones are not read)
 _NODE_CLASS_RE = re.compile(r"(?<![\w$.'\"])(?:[A-Za-z_$][\w$]*(?:\.[\w$]+)*|\[Object: null prototype\]) (?=\{)")
 _NODE_MORE_RE = re.compile(r"\.\.\. \d+ more items?")
 _CONSTANTS: dict[str, Scalar] = {
@@ -50,7 +50,7 @@ class _Elided:
     """What a literal printed in place of content it left out (`...`, Node's `[Object]`)."""
 
 
-ELIDED = _Elided()
+_ELIDED = _Elided()
 
 
 @dataclass
@@ -72,7 +72,7 @@ class _Found:
     elided: bool = False
 
 
-def read_literal_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
+def read_literal_dumps(lines: list[str]) -> list[Dump]:
     """Every JSON, Python or Node literal of EXPLAIN rows in the cleaned lines, in order. The
     first `MAX_ATTEMPTS` lines that name `select_type` as a key are tried (a literal of rows is
     read from its first, the lines of its other rows are passed over)."""
@@ -248,7 +248,7 @@ def _convert(node: ast.expr, depth: int, flags: dict[str, bool]) -> Any:
             return -number
     if isinstance(node, ast.Name):
         if node.id in ("Object", "Array"):
-            return ELIDED  # Node's `[Object]`: an object deeper than it prints
+            return _ELIDED  # Node's `[Object]`: an object deeper than it prints
         if node.id in _CONSTANTS:
             return _CONSTANTS[node.id]
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
@@ -266,7 +266,7 @@ def _convert(node: ast.expr, depth: int, flags: dict[str, bool]) -> Any:
 def _constant(value: object) -> Any:
     """A constant of a Python or Node literal (`...` is content left out)."""
     if value is Ellipsis:
-        return ELIDED
+        return _ELIDED
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     if isinstance(value, str | int | float | bool) or value is None:
@@ -321,7 +321,7 @@ def _rows(items: list[Any]) -> _Found | None:
 
 def _list_rows(items: list[Any], holder: dict[str, Any] | None) -> _Found | None:
     """Rows in a list: records (dicts), or a header of column names and rows of values after it."""
-    records = [item for item in items if item is not ELIDED]
+    records = [item for item in items if item is not _ELIDED]
     elided = len(records) < len(items)
     if records and all(isinstance(item, dict) for item in records) and all(_is_flat(item) for item in records):
         keys = list(dict.fromkeys(key for item in records for key in item))
@@ -334,7 +334,7 @@ def _list_rows(items: list[Any], holder: dict[str, Any] | None) -> _Found | None
         rest = items[h + 1 :]
         if len(rest) == 1 and isinstance(rest[0], list) and rest[0] and all(isinstance(r, list) for r in rest[0]):
             rest = rest[0]
-        values = [r for r in rest if r is not ELIDED]
+        values = [r for r in rest if r is not _ELIDED]
         if values and all(isinstance(r, list) and len(r) == len(header) and _is_flat(r) for r in values):
             rows = [_record(dict(zip(header, r, strict=True))) for r in values]
             return _Found(rows, _query(holder), len(values) < len(rest))
@@ -352,7 +352,7 @@ def _header(value: Any) -> list[str] | None:
 def _is_flat(container: dict[str, Any] | list[Any]) -> bool:
     """True when a record holds only scalars (or values left out)."""
     values = container.values() if isinstance(container, dict) else container
-    return all(isinstance(v, str | int | float | bool) or v is None or v is ELIDED for v in values)
+    return all(isinstance(v, str | int | float | bool) or v is None or v is _ELIDED for v in values)
 
 
 def _is_record(value: dict[str, Any]) -> bool:
@@ -362,7 +362,7 @@ def _is_record(value: dict[str, Any]) -> bool:
 
 def _record(value: dict[str, Any]) -> Record:
     """A decoded row as a record; a value the literal left out is a missing cell."""
-    return [(str(key), CUT if item is ELIDED else item) for key, item in value.items()]
+    return [(str(key), CUT if item is _ELIDED else item) for key, item in value.items()]
 
 
 def _query(holder: dict[str, Any] | None) -> str | None:

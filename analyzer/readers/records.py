@@ -24,7 +24,7 @@ _ORDER = {name: k for k, name in enumerate(STANDARD_ORDER)}
 # Columns the server prints with two decimals (FLOAT columns of the result set).
 _TWO_DECIMALS = frozenset({"filtered", "r_filtered", "r_rows"})
 # What a dump prints for NULL when it prints it as a word.
-NULL_WORDS = frozenset({"NULL", "null", "nil", "<nil>", "None", "undefined"})
+_NULL_WORDS = frozenset({"NULL", "null", "nil", "<nil>", "None", "undefined"})
 
 Scalar = str | int | float | bool | None
 Record = list[tuple[str, Scalar]]
@@ -84,7 +84,7 @@ def cell(column: str, value: Scalar) -> str | None:
         return str(value)
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
-    return None if value in NULL_WORDS else value
+    return None if value in _NULL_WORDS else value
 
 
 def dump_result(dump: Dump, numbers: list[int]) -> ResultSet | None:

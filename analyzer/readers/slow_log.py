@@ -68,7 +68,6 @@ class _Block:
     begin: int = 0  # index of the block's first line (`## <explain>`)
     end: int = 0  # index of the line after the block (after `## </explain>`)
     closed: bool = True  # the old form's `## </explain>` is there
-    notices: list[str] = field(default_factory=list)
     guessed: list[int] = field(default_factory=list)  # line numbers split by a guess
     filled: list[int] = field(default_factory=list)  # line numbers whose empty Extra lost its tab
 
