@@ -1,6 +1,7 @@
 """EXPLAIN rows printed as a literal: JSON (a library's log record whose `explain` key holds the
 rows, or a bare array of them), a Python repr (a list of dicts or named tuples, or rows of values
-after a tuple of column names) and Node's `console.log` (`[ RowDataPacket { id: 1, … } ]`).
+after a tuple of column names), Node's `console.log` (`[ RowDataPacket { id: 1, … } ]`) and Ruby's
+`p` / `pp` (`[{"id"=>1, "select_type"=>"SIMPLE", …}]`).
 
 The literal around a line naming `select_type` as a key is found by its brackets, decoded by
 `json` or else parsed by `ast` (bounded in size, never evaluated) once Node's class names and
@@ -22,7 +23,7 @@ from typing import Any
 from analyzer.readers.records import Dump, Record, Scalar, is_explain_record
 from analyzer.readers.resultset import CUT
 
-_KEY_RE = re.compile(r"""["']select_type["']\s*[:,\])]|\bselect_type\s*:\s*\S|\bselect_type=""")
+_KEY_RE = re.compile(r"""["']select_type["']\s*(?:[:,\])]|=>)|\bselect_type\s*:\s*\S|\bselect_type=""")
 _OPENING_RE = re.compile(r"[\[{(]")
 # Inside brackets: a bracket, or a whole string (to its closing quote, or to the end of its line).
 _TOKEN_RE = re.compile(r"""[\[\]{}()]|"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?""")
@@ -33,6 +34,8 @@ _MAX_VISITS = 100_000  # containers searched for the rows
 _MAX_DEPTH = 40  # brackets nested in a literal of rows (deeper ones are not read)
 _NODE_CLASS_RE = re.compile(r"(?<![\w$.'\"])(?:[A-Za-z_$][\w$]*(?:\.[\w$]+)*|\[Object: null prototype\]) (?=\{)")
 _NODE_MORE_RE = re.compile(r"\.\.\. \d+ more items?")
+_RUBY_SYMBOL_RE = re.compile(r"(?<![\w\"'\\]):([A-Za-z_]\w*)\s*=>")  # `:id=>1`: the key `id`
+_RUBY_ARROW_RE = re.compile(r"\s*=>\s*")
 _CONSTANTS: dict[str, Scalar] = {
     "null": None,
     "None": None,
@@ -43,7 +46,12 @@ _CONSTANTS: dict[str, Scalar] = {
     "False": False,
 }
 _QUERY_KEYS = ("sql", "query", "statement")
-_SOURCES = {"json": "a JSON document", "python": "a Python repr", "node": "a Node.js console.log dump"}
+_SOURCES = {
+    "json": "a JSON document",
+    "python": "a Python repr",
+    "node": "a Node.js console.log dump",
+    "ruby": "a Ruby inspect (p, pp) dump",
+}
 
 
 class _Elided:
@@ -162,7 +170,7 @@ def _dump_at(text: str, offset: int, spans: _Spans) -> tuple[Dump | None, tuple[
     begin, end = spans.closed[index]
     decoded = _decode(text[begin:end])
     if decoded is None:
-        return None, (begin, end)
+        return _inside(text, begin, end), (begin, end)
     value, kind = decoded
     items = [value]
     if _header(value) is not None and index + 1 < len(spans.closed):
@@ -176,6 +184,15 @@ def _dump_at(text: str, offset: int, spans: _Spans) -> tuple[Dump | None, tuple[
         items = [[value, *records]]
     found = _rows(items)
     return (_make_dump(found, kind, []) if found else None), (begin, end)
+
+
+def _inside(text: str, begin: int, end: int) -> Dump | None:
+    """The rows in the literals directly inside the one in `text[begin:end]`, which could not be
+    read as a whole (mysql2 logs `[rows, fields]`, the fields holding `<Buffer …>`)."""
+    inner = text[begin + 1 : end - 1]
+    decoded = [d for d in (_decode(inner[a:b]) for a, b in _spans(inner).closed) if d is not None]
+    found = _rows([value for value, _ in decoded]) if decoded else None
+    return _make_dump(found, decoded[0][1], []) if found else None
 
 
 def _next_records(text: str, closed: list[tuple[int, int]], index: int) -> tuple[list[dict[str, Any]], int]:
@@ -218,7 +235,9 @@ def _make_dump(found: _Found, kind: str, problems: list[str]) -> Dump:
 
 
 def _decode(source: str) -> tuple[Any, str] | None:
-    """The value of a literal and its kind: JSON, else a Python or Node literal; None if neither."""
+    """The value of a literal and its kind: JSON, else a Python, Node or Ruby literal (read as
+    Python syntax once Node's class names and elisions and Ruby's `=>` are rewritten); None if
+    none of them."""
     try:
         return json.loads(source), "json"
     except (ValueError, RecursionError):
@@ -226,13 +245,15 @@ def _decode(source: str) -> tuple[Any, str] | None:
     if len(source) > _MAX_AST:
         return None
     python = _NODE_MORE_RE.sub("...", _NODE_CLASS_RE.sub("", source))
-    flags = {"node": python != source}
+    flags = {"node": python != source, "ruby": "=>" in python}
+    if flags["ruby"]:
+        python = _RUBY_ARROW_RE.sub(": ", _RUBY_SYMBOL_RE.sub(r"\1:", python))
     try:
         tree = ast.parse(python.strip(), mode="eval")
         value = _convert(tree.body, 0, flags)
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError, OverflowError):
         return None
-    return value, "node" if flags["node"] else "python"
+    return value, "ruby" if flags["ruby"] else "node" if flags["node"] else "python"
 
 
 def _convert(node: ast.expr, depth: int, flags: dict[str, bool]) -> Any:
@@ -249,6 +270,9 @@ def _convert(node: ast.expr, depth: int, flags: dict[str, bool]) -> Any:
     if isinstance(node, ast.Name):
         if node.id in ("Object", "Array"):
             return _ELIDED  # Node's `[Object]`: an object deeper than it prints
+        if node.id == "nil":
+            flags["ruby"] = True
+            return None
         if node.id in _CONSTANTS:
             return _CONSTANTS[node.id]
     if isinstance(node, ast.List | ast.Tuple | ast.Set):

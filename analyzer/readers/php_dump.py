@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from analyzer.readers.records import Dump, Record, Scalar, is_explain_record, is_partial_record
 from analyzer.readers.resultset import CUT
@@ -50,6 +51,7 @@ class _Node:
 class _Parse:
     """A dump being read: its root, the containers open at the current line, what was left out."""
 
+    bare: bool  # pairs may stand in no container (the dialect's `_Dialect.bare`)
     stack: list[_Node] = field(default_factory=list)
     root: _Node | None = None
     pending: str | None = None  # a key whose value is on the next line
@@ -83,8 +85,8 @@ _VARDUMPER_PAIR_RE = re.compile(
     r"^\s*(?:[+#-]?\"" + _STRING + r"\":|\"" + _STRING + r"\" =>|(-?\d{1,19}) =>|[+#-]?([A-Za-z_]\w{0,80}):)"
     r"(?: (.*?))?,?\s*$"
 )
-_VARDUMPER_OPEN_RE = re.compile(r"^(?:\^ |=>? )?(?:array:(\d{1,9}) \[|\[|(?:[\w\\]{1,200} )?\{#\d+)\s*[▼▶]?$")
-_VARDUMPER_FOLDED_RE = re.compile(r"^(?:array:\d{1,9} )?(?:\[|(?:[\w\\]{1,200} )?\{#\d+)\s*(?:▶|…\d*)\s*[\]}]$")
+_VARDUMPER_OPEN_RE = re.compile(r"^(?:\^ |=>? )?(?:array:(\d{1,9}) \[|\[|(?:[\w\\]{1,200}\^? )?\{#\d+)\s*[▼▶]?$")
+_VARDUMPER_FOLDED_RE = re.compile(r"^(?:array:\d{1,9} )?(?:\[|(?:[\w\\]{1,200}\^? )?\{#\d+)\s*(?:▶|…\d*)\s*[\]}]$")
 _NUMBER_RE = re.compile(r"^-?\d{1,19}$")
 _FLOAT_RE = re.compile(r"^-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?$|^-?INF$|^NAN$")
 MAX_ATTEMPTS = 1000  # lines naming `select_type` tried as the first row of a dump
@@ -226,12 +228,22 @@ def _vardumper_value(text: str) -> Scalar:
     return _float(text) if _FLOAT_RE.match(text) else text
 
 
-# Per dialect: how to read a line, what printed it, and whether it prints NULL as nothing.
-_DIALECTS: dict[str, tuple[Callable[[str], _Line | None], str, bool]] = {
-    "print_r": (_print_r_line, "a PHP print_r dump", True),
-    "var_dump": (_var_dump_line, "a PHP var_dump", False),
-    "xdebug": (_xdebug_line, "a PHP var_dump in Xdebug's layout", False),
-    "vardumper": (_vardumper_line, "a PHP VarDumper or PsySH dump", False),
+class _Dialect(NamedTuple):
+    """How to read a dialect's lines, what printed it, whether it prints NULL as nothing, and
+    whether its `key => value` lines are unmistakable enough to be read without their containers
+    (a paste of the inner lines only; other dialects' look like other languages' hashes)."""
+
+    classify: Callable[[str], _Line | None]
+    source: str
+    empty_is_null: bool
+    bare: bool
+
+
+_DIALECTS = {
+    "print_r": _Dialect(_print_r_line, "a PHP print_r dump", empty_is_null=True, bare=True),
+    "var_dump": _Dialect(_var_dump_line, "a PHP var_dump", empty_is_null=False, bare=False),
+    "xdebug": _Dialect(_xdebug_line, "a PHP var_dump in Xdebug's layout", empty_is_null=False, bare=False),
+    "vardumper": _Dialect(_vardumper_line, "a PHP VarDumper or PsySH dump", empty_is_null=False, bare=False),
 }
 
 
@@ -249,7 +261,7 @@ def read_php_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
         attempts += 1
         if attempts > MAX_ATTEMPTS:
             break
-        start = _dump_start(lines, k, floor, _DIALECTS[dialect.lastgroup][0])
+        start = _dump_start(lines, k, floor, _DIALECTS[dialect.lastgroup].classify)
         dump, end = _dump_through(lines, numbers, start, k, dialect.lastgroup) if start is not None else (None, k)
         floor = max(end, k + 1)
         if dump is not None:
@@ -276,19 +288,18 @@ def _dump_start(lines: list[str], k: int, floor: int, classify: Callable[[str], 
 def _dump_through(lines: list[str], numbers: list[int], start: int, k: int, dialect: str) -> tuple[Dump | None, int]:
     """The dump of `dialect` that holds line `k`, read from `start` on (a dump that ends before
     it is passed over), and the index of the line after it."""
-    classify, source, empty_is_null = _DIALECTS[dialect]
     end = start
     while start <= k:
-        parse, end = _parse(lines, start, classify)
+        parse, end = _parse(lines, start, _DIALECTS[dialect])
         if end > k:
-            return _dump(parse, source, empty_is_null, (start, end), numbers), end
+            return _dump(parse, _DIALECTS[dialect], (start, end), numbers), end
         start = max(end, start + 1)
     return None, end
 
 
-def _parse(lines: list[str], start: int, classify: Callable[[str], _Line | None]) -> tuple[_Parse, int]:
+def _parse(lines: list[str], start: int, dialect: _Dialect) -> tuple[_Parse, int]:
     """Read the dump from `lines[start]`; returns it and the index of the line after it."""
-    parse = _Parse()
+    parse = _Parse(bare=dialect.bare)
     i = start
     while i < len(lines) and not parse.done:
         line = lines[i]
@@ -297,7 +308,7 @@ def _parse(lines: list[str], start: int, classify: Callable[[str], _Line | None]
                 break
             i += 1
             continue
-        event = classify(line)
+        event = dialect.classify(line)
         indent = len(line) - len(line.lstrip())
         while parse.stack and not parse.stack[-1].bracket and parse.stack[-1].indent >= indent and not parse.pending:
             parse.stack.pop()
@@ -336,7 +347,7 @@ def _apply(parse: _Parse, event: _Line, i: int, indent: int) -> bool:
 def _apply_field(parse: _Parse, event: _Line, i: int) -> bool:
     """Apply a key, a pair or a value alone (the value of the key on the line before)."""
     if not parse.stack:
-        if parse.root is not None or event.kind == "value":
+        if parse.root is not None or event.kind == "value" or not parse.bare:
             return False
         # Only the inner lines of a dump were pasted: the pairs stand in no container.
         parse.root = _Node(i, -1, False, None, None)
@@ -357,7 +368,7 @@ def _apply_field(parse: _Parse, event: _Line, i: int) -> bool:
     return True
 
 
-def _dump(parse: _Parse, source: str, empty_is_null: bool, span: tuple[int, int], numbers: list[int]) -> Dump | None:
+def _dump(parse: _Parse, dialect: _Dialect, span: tuple[int, int], numbers: list[int]) -> Dump | None:
     """The EXPLAIN records of a dump read, with what its structure says about them."""
     if parse.root is None:
         return None
@@ -365,10 +376,10 @@ def _dump(parse: _Parse, source: str, empty_is_null: bool, span: tuple[int, int]
     if not nodes:
         return None
     records = [record for node in nodes for record in _split(node.pairs)]
-    notes = _empty_as_null(records) if empty_is_null else []
+    notes = _empty_as_null(records) if dialect.empty_is_null else []
     problems = _problems(parse, nodes, numbers)
     # One line per field: a line the paste lost takes a field with it.
-    return Dump(records, source, span[0], span[1], whole=False, problems=problems, notes=notes)
+    return Dump(records, dialect.source, span[0], span[1], whole=False, problems=problems, notes=notes)
 
 
 def _record_nodes(root: _Node, unclosed: list[_Node]) -> list[_Node]:

@@ -389,3 +389,32 @@ def test_a_key_left_out_of_a_json_row_is_read_as_null_and_doubted():
     assert plan.rows[0]["key"] is None
     assert plan.uncertain and not plan.truncated
     assert any("Row 1 of the dump lacks keys the other rows have; read as NULL" in n for n in plan.notices)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '=> [{"id"=>1, "select_type"=>"SIMPLE", "table"=>"users", "type"=>"ALL", "key"=>nil, "rows"=>3, "Extra"=>nil}]',
+        '[{"id" => 1,\n  "select_type" => "SIMPLE",\n  "table" => "users",\n  "type" => "ALL",\n  "key" => nil,\n'
+        '  "rows" => 3,\n  "Extra" => nil}]',
+        '[{:id=>1, :select_type=>"SIMPLE", :table=>"users", :type=>"ALL", :key=>nil, :rows=>3, :Extra=>nil}]',
+    ],
+    ids=["p", "pp", "symbols"],
+)
+def test_ruby_inspect_of_the_rows(text):
+    plan = parse(text)
+    assert plan.rows == [
+        {"id": "1", "select_type": "SIMPLE", "table": "users", "type": "ALL", "key": None, "rows": "3", "extra": None}
+    ]
+    assert any("from a Ruby inspect (p, pp) dump" in n for n in plan.notices)
+
+
+def test_rows_beside_a_part_that_cannot_be_read():
+    text = node(ROWS).replace("\n]\n", "\n],\n[ ColumnDefinition { _buf: <Buffer 01 00 ... 52 more bytes> } ]\n")
+    plan = parse("[\n" + text + "]\n")
+    assert plan.rows == ROWS and not plan.truncated
+
+
+def test_vardumper_class_with_caret():
+    plan = parse(vardumper(ROWS).replace("Collection {#5344", "Collection^ {#5344"))
+    assert plan.rows == ROWS and not plan.truncated
