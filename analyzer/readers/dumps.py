@@ -1,5 +1,5 @@
 """EXPLAIN rows a program printed: the MariaDB slow query log's plans (`slow_log`), and rows dumped
-as data: PHP dumps (`php_dump`), Go fmt dumps (`go_dump`), JSON, Python and Node literals
+as data: PHP dumps (`php_dump`), Go fmt dumps (`go_dump`), JSON, Python, Node and Ruby literals
 (`literal_dump`).
 
 `read_printed` runs those readers in that order, each on the lines the ones before it did not

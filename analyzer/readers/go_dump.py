@@ -134,13 +134,11 @@ def _fields(line: str, span: _Span) -> list[tuple[str, int, int]]:
     """The fields at the top level of a span: (name, start of its value, end of its value)."""
     pattern = _MAP_KEY_RE if span.is_map else _STRUCT_FIELD_RE
     names: list[tuple[str, int, int]] = []  # (name, start of the name, start of the value)
-    child = 0
-    for match in pattern.finditer(line, span.start + 1, span.end):
-        while child < len(span.children) and span.children[child][1] <= match.start():
-            child += 1
-        if child < len(span.children) and span.children[child][0] <= match.start():
-            continue  # inside a nested struct (a NullString's fields)
-        names.append((match.group(1), match.start(), match.end()))
+    at = span.start + 1
+    # Between the spans nested in it (a NullString's fields are not its own).
+    for begin, after in [*span.children, (span.end, span.end)]:
+        names += [(match.group(1), match.start(), match.end()) for match in pattern.finditer(line, at, begin)]
+        at = after
     ends = [start for _, start, _ in names[1:]] + [span.end]
     if not names:
         return []
