@@ -45,6 +45,15 @@ VERTICAL_ROW = (
 )
 TSV_HEAD = "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra\n"
 TSV_ROW = "1\tSIMPLE\tt1\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing where\n"
+PRINT_R_ROW = "".join(
+    f"            [{name}] => {value}\n"
+    for name, value in zip(TSV_HEAD.rstrip("\n").split("\t"), TSV_ROW.rstrip("\n").split("\t"), strict=True)
+)
+GO_ROW = "{Id:1 SelectType:SIMPLE Table:t1 Type:ALL PossibleKeys: Key: KeyLen: Ref: Rows:10 Extra:Using where} "
+JSON_ROW = (
+    '{"id":1,"select_type":"SIMPLE","table":"t1","type":"ALL","possible_keys":null,"key":null,'
+    '"key_len":null,"ref":null,"rows":10,"Extra":"Using where"},'
+)
 
 
 def cases() -> dict[str, Callable[[], str]]:
@@ -126,6 +135,17 @@ def cases() -> dict[str, Callable[[], str]]:
             head='{"query_block": {"select_id": 1, "nested_loop": [',
             tail='{"table": {"table_name": "z"}}]}}',
         ),
+        "PHP print_r of 1 MiB of rows": lambda: fill(
+            "    [0] => Array\n        (\n" + PRINT_R_ROW + "        )\n", head="Array\n(\n", tail=")\n"
+        ),
+        "PHP dump nested 1 MiB deep": lambda: fill("(\n", head="Array\n", tail="[select_type] => x\n"),
+        "var_dump keys only": lambda: fill('["select_type"]=>\n'),
+        "Go dump of 1 MiB of rows": lambda: fill(GO_ROW, head="[", tail="]"),
+        "Go line of 1 MiB of braces": lambda: fill("{", head="SelectType:x "),
+        "JSON array of 1 MiB of rows": lambda: fill(JSON_ROW, head="[", tail='{"id":1}]'),
+        "literal nested 1 MiB deep after select_type": lambda: fill("[", head="{'select_type': 1, "),
+        "quotes after select_type": lambda: fill("'", head="['select_type', "),
+        "slow log of 1 MiB of explain rows": lambda: fill("# explain: " + TSV_ROW, head="# explain: " + TSV_HEAD),
         "json string of backslashes": lambda: fill(
             "\\\\", head='{"query_block": {"table": {"table_name": "', tail='"}}}'
         ),

@@ -13,6 +13,9 @@ Cells are strings exactly as printed, `NULL` is None. A cell the paste cut short
 visible start followed by `…` (`analyzer.readers.resultset.CUT`), a missing cell is `…` alone; such
 rows are listed in `affected_rows` and `truncated` is set. `readers.plan_model` then builds the
 plan model of whatever was read (the JSON reader builds its own).
+
+EXPLAIN rows that programs printed (the slow query log's plans; PHP, Python, Node, Go and JSON dumps
+of the rows) are read first, by `analyzer.readers.dumps`; the other readers get the lines left.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 
 from analyzer.model import LineSpan, ParseError, Plan
 from analyzer.readers.csv_rows import parse_csv, starts_csv
+from analyzer.readers.dumps import outside, read_printed
 from analyzer.readers.json_plan import document_line, parse_json
 from analyzer.readers.line_roles import PlanPlace, line_spans, query_line
 from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
@@ -85,7 +89,10 @@ def _parse(text: str) -> Plan:
     if not cleaned.text.strip():
         raise ParseError(f"The paste is empty: {EXPECTED}.")
     lines, notices = _ascii_lines(cleaned)
-    found = join_stacked(result_sets(lines, cleaned.numbers, cleaned.margins, cleaned.terminal_width), lines)
+    # EXPLAIN rows behind a log's prefix or dumped by a program; the other readers get the rest.
+    printed = read_printed(lines, cleaned.numbers, cleaned.margins)
+    found = result_sets(outside(lines, printed), cleaned.numbers, cleaned.margins, cleaned.terminal_width)
+    found = join_stacked(sorted(found + printed, key=lambda result: result.start), lines)
     warnings = cleaned.warnings + _warning_messages(found)
     reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
     plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
@@ -228,7 +235,8 @@ def _table_result(reading: _Reading) -> Plan:
     other = _other_text(reading.lines, reading.found)
     if other:
         notices.append(_other_text_notice(other, cleaned.numbers))
-    _mark_missing_columns(chosen)
+    if not chosen.whole:
+        _mark_missing_columns(chosen)
     notices += chosen.notices + extra_notices
     if not chosen.rows:
         # EXPLAIN always prints at least one row: the rest of the result was lost.

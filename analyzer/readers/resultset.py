@@ -48,6 +48,7 @@ class ResultSet:
     end: int = 0  # index of the first cleaned line after it
     query: str | None = None  # the statement the output itself names (`mysql --xml`)
     skipped: list[int] = field(default_factory=list)  # indexes of lines in it left out (a remark typed inside)
+    whole: bool = False  # a program's dump whose structure shows every column it has: none was lost
 
     @property
     def is_explain(self) -> bool:

@@ -121,7 +121,10 @@ class AnalysisOutput(serializers.Serializer):
     )
     columns = serializers.ListField(child=serializers.CharField())
     rows = serializers.ListField(child=serializers.DictField(allow_null=True), help_text="Cells exactly as printed.")
-    plan = serializers.JSONField(allow_null=True, help_text="JSON and tree input: the nested plan as pasted.")
+    plan = serializers.JSONField(
+        allow_null=True,
+        help_text="JSON and tree input: the nested plan as pasted (null for JSON holding tabular EXPLAIN rows).",
+    )
     tables = serializers.ListField(child=serializers.CharField())
     query = serializers.CharField(allow_null=True)
     warnings = serializers.ListField(child=serializers.CharField())
