@@ -482,7 +482,7 @@ def _mark_missing_columns(result: ResultSet) -> None:
     if not (tail or inner) or not result.is_explain:
         return
     if result.closed:
-        absent = [c for c in ALWAYS_PRINTED if c not in result.columns]
+        absent = [c for c in _always_printed(result.columns) if c not in result.columns]
         _add_missing(result, absent, [])
         result.notices.append(
             f"The table has no {', '.join(absent)} column{'s' if len(absent) > 1 else ''}, which every EXPLAIN has; "
@@ -508,7 +508,13 @@ def _missing_inner_columns(columns: list[str]) -> list[str]:
     known = [STANDARD_ORDER.index(c) for c in columns if c in STANDARD_ORDER]
     if not known:
         return []
-    return [c for c in ALWAYS_PRINTED if c not in columns and STANDARD_ORDER.index(c) < max(known)]
+    return [c for c in _always_printed(columns) if c not in columns and STANDARD_ORDER.index(c) < max(known)]
+
+
+def _always_printed(columns: list[str]) -> tuple[str, ...]:
+    """The columns every EXPLAIN with this header has: MySQL before 4.1 printed no id and
+    select_type, its columns start at `table`."""
+    return ALWAYS_PRINTED[2:] if columns[:1] == ["table"] else ALWAYS_PRINTED
 
 
 def _add_missing(result: ResultSet, inner: list[str], tail: list[str]) -> None:

@@ -351,3 +351,12 @@ def test_a_markdown_table_without_spaces_around_its_pipes():
         ("t", "ALL", "ix_a", "224739"),
         ("u", "ref", "a|b", "1"),
     ]
+
+
+@pytest.mark.parametrize("render", [box, vertical, batch], ids=["table", "vertical", "tsv"])
+def test_the_columns_of_mysql_before_4_1_lack_id_and_select_type_and_are_complete(render):
+    old = CLASSIC[2:]
+    plan = parse(render(old, [["t", "ALL", None, None, None, None, "10", "Using where"]]))
+    assert plan.columns == [c.lower() for c in old]
+    assert plan.rows[0]["table"] == "t" and plan.rows[0]["rows"] == "10"
+    assert not plan.truncated
