@@ -3,8 +3,9 @@
 `parse(text)` first repairs the paste line by line (`analyzer.repair.cleanup`, with
 `analyzer.repair.decorations` for encodings and per-line prefixes), then looks for boxed tables,
 vertical (`\\G`) records, batch (tab-separated) output and markup (`mysql --html`/`--xml`, wiki
-tables; `analyzer.readers.markup`), and offers the text to the JSON and tree readers. Of the
-result sets found, the EXPLAIN one is returned (recognised by its columns; the first complete
+tables; `analyzer.readers.markup`), and offers the text to the JSON and tree readers; when none
+of them holds an EXPLAIN, tables without borders, tabs or header (`analyzer.readers.columns`). Of
+the result sets found, the EXPLAIN one is returned (recognised by its columns; the first complete
 one when there are several, with a notice naming the others' lines); SHOW WARNINGS messages go
 to `warnings`, and repeated copies of the same EXPLAIN are read once. Every repair and every
 problem becomes a sentence in `notices`.
@@ -23,9 +24,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyzer.model import LineSpan, ParseError, Plan
+from analyzer.readers.columns import shaped_result_sets
 from analyzer.readers.csv_rows import parse_csv, starts_csv
 from analyzer.readers.dumps import outside, read_printed
 from analyzer.readers.json_plan import document_line, parse_json
@@ -106,9 +108,9 @@ def _parse(text: str) -> Plan:
             f"The paste also holds a {plan.format.upper()} plan (from line {cleaned.numbers[at]}); "
             "it was ignored: the tabular EXPLAIN comes first."
         )
-    _check_row_counts(found, cleaned.row_counts, cleaned.numbers)
     if not reading.explains:
-        raise _not_explain(found, lines, cleaned.numbers)
+        reading = _shaped(reading)
+    _check_row_counts(reading.found, cleaned.row_counts, cleaned.numbers)
     return _table_result(reading)
 
 
@@ -123,6 +125,18 @@ class _Reading:
     notices: list[str]
     warnings: list[str]
     plan_at: tuple[int, str] | None = None  # the line and format of a JSON or tree plan left out
+
+
+def _shaped(reading: _Reading) -> _Reading:
+    """The fallback when no reader found an EXPLAIN: tables whose borders, alignment or header are
+    gone (`readers.columns`), in place of the result sets read from the same lines. Raises the
+    `ParseError` for the paste when there is none."""
+    shaped = shaped_result_sets(reading.lines, reading.cleaned.numbers)
+    if not shaped:
+        raise _not_explain(reading.found, reading.lines, reading.cleaned.numbers)
+    taken = _covered(reading.lines, shaped)
+    others = [r for r in reading.found if not any(taken[r.start : r.end])]
+    return replace(reading, found=sorted(others + shaped, key=lambda r: r.start), explains=shaped)
 
 
 def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:

@@ -1,0 +1,230 @@
+"""What the values of each EXPLAIN column look like, and rows placed into columns by those shapes.
+
+`fits(column, cell)` tells whether a printed cell could stand in a column: id an integer,
+select_type one of the server's words, type an access type, key_len and rows numbers, filtered a
+decimal, possible_keys, key and ref names (`const`, `db.t.col`, `func`), never a bare number,
+Extra text starting with a word; NULL, or an empty cell as GUI clients show NULL, fits every column
+but select_type.
+
+`place(columns, line)` splits a row whose cells are separated by single spaces (batch output whose
+tabs were collapsed) into the columns: each cell takes the words that fit it (two for `DEPENDENT
+SUBQUERY` or `4 (15%)`, the rest of the line for Extra), ref and Extra may be left out (an empty
+field lost with its tabs), and of the ways that fit, the one with the fewest empty cells is taken
+when it is the only one.
+
+`ORDERS` are the column orders a row without a header can be read in, by its number of fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+SELECT_TYPES = frozenset(
+    {
+        "SIMPLE",
+        "PRIMARY",
+        "UNION",
+        "DEPENDENT UNION",
+        "UNION RESULT",
+        "SUBQUERY",
+        "DEPENDENT SUBQUERY",
+        "DERIVED",
+        "DEPENDENT DERIVED",
+        "LATERAL DERIVED",
+        "MATERIALIZED",
+        "UNCACHEABLE SUBQUERY",
+        "UNCACHEABLE UNION",
+        "INTERSECT",
+        "INTERSECT RESULT",
+        "EXCEPT",
+        "EXCEPT RESULT",
+        "UNIT RESULT",
+        "PUSHED DERIVED",
+        "PUSHED SELECT",
+        "PUSHED UNION",
+        "INSERT",
+        "UPDATE",
+        "DELETE",
+        "REPLACE",
+    }
+)
+# MySQL's and MariaDB's access types; MariaDB adds `|filter` when a rowid filter is used.
+_ACCESS_RE = re.compile(
+    r"(?:system|const|eq_ref|ref|fulltext|ref_or_null|index_merge|unique_subquery|index_subquery|range|index|ALL"
+    r"|hash_ALL|hash_range|hash_index|hash_index_merge)(?:\|filter)?"
+)
+_INTEGER_RE = re.compile(r"\d{1,20}")
+_LENGTHS_RE = re.compile(r"\d{1,20}(?:[,|]\d{1,20})*")  # `4`, `4,4` (index merge), `4|1` (rowid filter)
+_ROWS_RE = re.compile(r"\d{1,20}(?: \(\d{1,3}(?:\.\d{1,6})?%\))?")  # MariaDB: `4 (15%)`
+_DECIMAL_RE = re.compile(r"\d{1,20}(?:\.\d{1,20})?")
+_COMMA_RE = re.compile(r",")
+_KEY_SEPARATOR_RE = re.compile(r"[,|]")
+# The fewest and most words a cell takes, when not one exactly; Extra takes what is left (maybe
+# none). When the tabs of batch output are collapsed, an empty field vanishes: the server prints
+# NULL as `NULL`, but leaves Extra empty, and ref too before MySQL 4.1.
+_TAKES = {"ref": (0, 1), "select_type": (1, 2), "rows": (1, 2)}
+_MAX_WORDS = 3  # words read per column: more than any cell but Extra takes (`DEPENDENT SUBQUERY`, `4 (15%)`)
+_MAX_EMPTY = 2  # cells a row placed by shape may leave empty
+_SHORT = 64  # characters of a cell whose fit is remembered
+
+
+def _word(cell: str) -> bool:
+    """One word: no space in it."""
+    return cell.split(maxsplit=1) == [cell]
+
+
+def _names(separator: re.Pattern[str]) -> Callable[[str], bool]:
+    """The shape of a list of names (`PRIMARY,idx_a`, `db.t.col,const`): words, none a bare number."""
+    return lambda cell: _word(cell) and all(part and not part.isdigit() for part in separator.split(cell))
+
+
+def _extra(cell: str) -> bool:
+    """Extra items start with a word (`Using where`, `Range checked …`, `FirstMatch(t1)`) and are
+    separated by `; `, never by a run of spaces."""
+    return cell[0].isalpha() and "  " not in cell
+
+
+_SHAPES: dict[str, Callable[[str], bool]] = {
+    "id": lambda cell: _INTEGER_RE.fullmatch(cell) is not None,
+    "select_type": lambda cell: cell in SELECT_TYPES,
+    "table": _word,
+    "partitions": _names(_COMMA_RE),
+    "type": lambda cell: _ACCESS_RE.fullmatch(cell) is not None,
+    "possible_keys": _names(_COMMA_RE),
+    "key": _names(_KEY_SEPARATOR_RE),
+    "key_len": lambda cell: _LENGTHS_RE.fullmatch(cell) is not None,
+    "ref": _names(_COMMA_RE),
+    "rows": lambda cell: _ROWS_RE.fullmatch(cell) is not None,
+    "r_rows": lambda cell: _DECIMAL_RE.fullmatch(cell) is not None,
+    "filtered": lambda cell: _DECIMAL_RE.fullmatch(cell) is not None,
+    "r_filtered": lambda cell: _DECIMAL_RE.fullmatch(cell) is not None,
+    "extra": _extra,
+}
+
+_CLASSIC = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A column order EXPLAIN prints, and how a notice names it."""
+
+    columns: tuple[str, ...]
+    name: str
+
+
+# The orders of header-less rows by their number of fields, the likeliest first.
+ORDERS: dict[int, tuple[Order, ...]] = {
+    10: (Order(_CLASSIC, "the 10 EXPLAIN columns of MySQL 5.x and MariaDB"),),
+    11: (
+        Order((*_CLASSIC[:9], "filtered", "extra"), "the 11 columns of EXPLAIN EXTENDED (with filtered)"),
+        Order((*_CLASSIC[:3], "partitions", *_CLASSIC[3:]), "the 11 columns of EXPLAIN PARTITIONS"),
+    ),
+    12: (Order((*_CLASSIC[:3], "partitions", *_CLASSIC[3:9], "filtered", "extra"), "the 12 standard EXPLAIN columns"),),
+    13: (Order((*_CLASSIC[:9], "r_rows", "filtered", "r_filtered", "extra"), "the 13 columns of MariaDB's ANALYZE"),),
+}
+
+
+def fits(column: str, cell: str) -> bool:
+    """True when a printed cell (stripped) could be a value of the EXPLAIN column `column`."""
+    if cell in ("", "NULL"):
+        return column != "select_type"
+    # The cells of a plan repeat (PRIMARY, SIMPLE, 4): short ones are remembered.
+    return _fits_short(column, cell) if len(cell) <= _SHORT else _fits(column, cell)
+
+
+@lru_cache(maxsize=4096)
+def _fits_short(column: str, cell: str) -> bool:
+    return _fits(column, cell)
+
+
+def _fits(column: str, cell: str) -> bool:
+    shape = _SHAPES.get(column)
+    return shape is not None and shape(" ".join(cell.split()) if column == "select_type" else cell)
+
+
+def misfit(columns: tuple[str, ...], cells: list[str]) -> int | None:
+    """Index of the first cell that does not fit its column, or None when they all fit."""
+    return next(
+        (k for k, (column, cell) in enumerate(zip(columns, cells, strict=True)) if not fits(column, cell)), None
+    )
+
+
+def _word_spans(line: str, limit: int) -> list[tuple[int, int]]:
+    """Where the words of `line` are (start, end), at most `limit`; the last one reaches the line's end."""
+    spans: list[tuple[int, int]] = []
+    for word in re.finditer(r"\S+", line):
+        if len(spans) == limit - 1:
+            spans.append((word.start(), len(line.rstrip())))
+            break
+        spans.append(word.span())
+    return spans
+
+
+# The best ways to place the words from some point on: how many cells they leave empty, how many
+# ways do so (2 means two or more), and how many words the first cell takes.
+_Way = tuple[int, int, int]
+
+
+def place(columns: list[str], line: str) -> tuple[list[str] | None, int]:
+    """The cells of a row whose words are separated by single spaces, placed by their shapes; and
+    how many ways fit with the fewest empty cells (0, 1, or 2 for two or more). The cells are None
+    unless exactly one way fits best, leaving at most two cells empty."""
+    spans = _word_spans(line, _MAX_WORDS * len(columns) + 1)
+    ways = _ways(columns, line, spans)
+    best = ways.get((0, 0))
+    if best is None or best[0] > _MAX_EMPTY:
+        return None, 0
+    if best[1] > 1:
+        return None, best[1]
+    cells = []
+    at = 0
+    for column in range(len(columns)):
+        take = ways[(column, at)][2]
+        cells.append(line[spans[at][0] : spans[at + take - 1][1]] if take else "")
+        at += take
+    return cells, 1
+
+
+def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], _Way]:
+    """The best ways to place the rest of the words from each (column, word) reached from the
+    start where they can be placed (cells are tried left to right: a cell that does not fit ends
+    a way at once)."""
+    words = len(spans)
+    last = len(columns) - 1
+    ways: dict[tuple[int, int], _Way | None] = {}
+
+    def solve(column: int, at: int) -> _Way | None:
+        if column > last:
+            return (0, 1, 0) if at == words else None
+        if (column, at) in ways:
+            return ways[(column, at)]
+        name = columns[column]
+        best: _Way | None = None
+        for take in _takes(name, column == last, words - at):
+            if take and not fits(name, line[spans[at][0] : spans[at + take - 1][1]]):
+                continue
+            # Every empty cell is a word fewer than cells: with too many, no way is taken anyway.
+            rest = solve(column + 1, at + take) if column + 1 - at - take <= _MAX_EMPTY else None
+            if rest is None:
+                continue
+            empty = rest[0] + (take == 0)
+            if best is None or empty < best[0]:
+                best = (empty, rest[1], take)
+            elif empty == best[0]:
+                best = (empty, min(2, best[1] + rest[1]), best[2])
+        ways[(column, at)] = best
+        return best
+
+    solve(0, 0)
+    return {key: way for key, way in ways.items() if way is not None}
+
+
+def _takes(name: str, last: bool, left: int) -> range:
+    """How many words the cell of column `name` may take when `left` words are left."""
+    if name == "extra":
+        return range(left, left + 1) if last else range(left + 1)
+    low, high = _TAKES.get(name, (1, 1))
+    return range(low, min(high, left) + 1)

@@ -1,0 +1,343 @@
+"""Tables whose borders, alignment or header are gone (`readers.columns`, `readers.shapes`): read
+exactly where the columns line up, flagged `uncertain` where a cell's place is a guess, refused
+where the values do not fit, and never made out of prose, logs or other result sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.model import ParseError
+from analyzer.readers.dispatch import parse
+from analyzer.readers.shapes import fits, place
+
+OLD = ["table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]
+CLASSIC = ["id", "select_type", *OLD]
+
+
+def cells(plan, *names):
+    return [tuple(row[name] for name in names) for row in plan.rows]
+
+
+# -- shapes --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("column", "cell"),
+    [
+        ("id", "12"),
+        ("id", "NULL"),
+        ("id", ""),
+        ("select_type", "DEPENDENT SUBQUERY"),
+        ("select_type", "LATERAL DERIVED"),
+        ("table", "<derived2>"),
+        ("partitions", "p0,p1"),
+        ("type", "eq_ref"),
+        ("type", "ref|filter"),
+        ("type", "ALL"),
+        ("possible_keys", "PRIMARY,idx_a"),
+        ("key", "idx_a,idx_b"),
+        ("key_len", "4,4"),
+        ("key_len", "4|1"),
+        ("ref", "db.t.col,const"),
+        ("ref", "func"),
+        ("rows", "4 (15%)"),
+        ("filtered", "33.33"),
+        ("filtered", "100"),
+        ("r_rows", "1.00"),
+        ("extra", "Using where; Using index"),
+    ],
+)
+def test_values_that_fit_their_column(column, cell):
+    assert fits(column, cell)
+
+
+@pytest.mark.parametrize(
+    ("column", "cell"),
+    [
+        ("id", "x"),
+        ("select_type", "NULL"),
+        ("select_type", "simple"),
+        ("select_type", "DEPENDENT"),
+        ("table", "two words"),
+        ("type", "all"),
+        ("type", "scan"),
+        ("possible_keys", "4"),
+        ("key_len", "PRIMARY"),
+        ("ref", "4314"),
+        ("rows", "many"),
+        ("filtered", "100%"),
+        ("extra", "4314 Using where"),
+        ("extra", "Using  where"),
+    ],
+)
+def test_values_that_do_not_fit_their_column(column, cell):
+    assert not fits(column, cell)
+
+
+def test_place_takes_two_words_for_a_two_word_select_type():
+    line = "1 DEPENDENT SUBQUERY t ref idx idx 4 db.o.id 3 Using index"
+    placed, ways = place(CLASSIC, line)
+    assert ways == 1
+    assert placed == ["1", "DEPENDENT SUBQUERY", "t", "ref", "idx", "idx", "4", "db.o.id", "3", "Using index"]
+
+
+def test_place_leaves_out_a_ref_that_is_not_there():
+    placed, _ = place(OLD, "i range sid,word word 50 4314 Using where; Using temporary")
+    assert placed == ["i", "range", "sid,word", "word", "50", "", "4314", "Using where; Using temporary"]
+
+
+def test_place_refuses_what_fits_no_way():
+    assert place(OLD, "i range sid,word word fifty 4314 Using where") == (None, 0)
+
+
+def test_place_refuses_a_row_missing_too_many_values():
+    # Fits only with possible_keys, key_len and ref all gone: no reading, a guess.
+    assert place(OLD, "t eq_ref PRIMARY 1 Using where")[0] is None
+
+
+def test_place_refuses_a_row_that_fits_two_ways_as_well():
+    # `Using` could be the ref (a name) or the Extra: both leave one cell empty.
+    assert place(["table", "type", "ref", "extra"], "t ALL Using") == (None, 2)
+
+
+# -- a header of names separated by spaces -------------------------------------------------------
+
+HAND_ALIGNED = """\
+id     select_type   table  type   possible_keys   key    key_len  ref    rows  Extra
+1      SIMPLE        user   ALL    NULL            NULL   NULL     NULL   11    Using where
+1      SIMPLE        dept   eq_ref PRIMARY         PRIMARY 4       db.user.dept 1
+"""
+
+
+def test_a_hand_aligned_header_reads_the_cells_by_position():
+    plan = parse(HAND_ALIGNED.split("\n", 2)[0] + "\n" + HAND_ALIGNED.split("\n")[1] + "\n")
+    assert plan.format == "tsv"
+    assert plan.columns == CLASSIC
+    assert plan.rows == [
+        dict(zip(CLASSIC, ["1", "SIMPLE", "user", "ALL", None, None, None, None, "11", "Using where"], strict=True))
+    ]
+    assert not plan.truncated and not plan.uncertain
+    assert any("separated by spaces" in notice for notice in plan.notices)
+
+
+def test_a_row_that_does_not_line_up_is_placed_by_shape_and_flagged():
+    plan = parse(HAND_ALIGNED)
+    assert cells(plan, "table", "type", "key", "key_len", "ref", "rows", "extra")[1] == (
+        "dept",
+        "eq_ref",
+        "PRIMARY",
+        "4",
+        "db.user.dept",
+        "1",
+        "",
+    )
+    assert plan.uncertain and not plan.truncated
+    assert any("line 3 do not line up" in notice for notice in plan.notices)
+
+
+def test_tabs_collapsed_to_single_spaces():
+    text = (
+        "id select_type table type possible_keys key key_len ref rows Extra\n"
+        "1 PRIMARY o ALL NULL NULL NULL NULL 1200 Using where\n"
+        "2 DEPENDENT SUBQUERY i ref idx_order idx_order 4 func 3 Using index\n"
+        "NULL UNION RESULT <union1,2> ALL NULL NULL NULL NULL NULL Using temporary\n"
+    )
+    plan = parse(text)
+    assert cells(plan, "id", "select_type", "table", "type", "ref", "rows") == [
+        ("1", "PRIMARY", "o", "ALL", None, "1200"),
+        ("2", "DEPENDENT SUBQUERY", "i", "ref", "func", "3"),
+        (None, "UNION RESULT", "<union1,2>", "ALL", None, None),
+    ]
+    assert plan.uncertain and not plan.truncated
+    assert any("lines 2, 3 and 4" in notice and "shapes" in notice for notice in plan.notices)
+
+
+def test_the_old_header_without_id_and_select_type_is_complete():
+    text = (
+        "table type possible_keys key key_len ref rows Extra\n"
+        "i range sid,word word 50 4314 Using where; Using temporary\n"
+        "t eq_ref PRIMARY PRIMARY 50 i.word 1\n"
+    )
+    plan = parse(text)
+    assert plan.columns == OLD
+    assert cells(plan, "table", "ref", "rows", "extra") == [
+        ("i", "", "4314", "Using where; Using temporary"),
+        ("t", "i.word", "1", ""),
+    ]
+    assert not plan.truncated
+
+
+MANUAL = """\
+table type   possible_keys key     key_len ref         rows    Extra
+tt    ALL    AssignedPC,   NULL    NULL    NULL        3872    Using
+             ClientID,                                         where
+             ActualPC
+do    ALL    PRIMARY       NULL    NULL    NULL        2135
+et    eq_ref PRIMARY       PRIMARY 15      tt.ActualPC 1
+"""
+
+
+def test_cells_wrapped_onto_continuation_lines_are_rejoined():
+    plan = parse(MANUAL)
+    assert cells(plan, "table", "possible_keys", "extra") == [
+        ("tt", "AssignedPC,ClientID,ActualPC", "Using where"),
+        ("do", "PRIMARY", ""),
+        ("et", "PRIMARY", ""),
+    ]
+    assert not plan.truncated and not plan.uncertain
+    assert any("Rejoined 2 continuation lines (lines 3 and 4)" in notice for notice in plan.notices)
+
+
+def test_extra_wrapped_under_another_column_is_taken_as_extra_and_flagged():
+    lines = MANUAL.splitlines()
+    text = "\n".join([*lines[:5], "      Range checked for each record (index map: 0x1)", lines[5]]) + "\n"
+    plan = parse(text)
+    assert plan.rows[1]["extra"] == "Range checked for each record (index map: 0x1)"
+    assert [row["table"] for row in plan.rows] == ["tt", "do", "et"]
+    assert plan.uncertain
+    assert any("line 6" in notice and "Extra of the row above" in notice for notice in plan.notices)
+
+
+def test_a_rule_under_the_header_and_cjk_names_line_up():
+    text = (
+        "id  select_type  table     type    rows  Extra\n"
+        "--  -----------  --------  ------  ----  -----\n"
+        "1   SIMPLE       員工      ALL     12    Using where\n"
+    )
+    plan = parse(text)
+    assert cells(plan, "table", "type", "rows", "extra") == [("員工", "ALL", "12", "Using where")]
+    assert not plan.uncertain
+
+
+def test_a_row_under_a_header_that_fits_nothing_is_refused():
+    text = "id select_type table type possible_keys key key_len ref rows Extra\n1 SIMPLE t ALL lots of words here\n"
+    with pytest.raises(ParseError) as error:
+        parse(text)
+    assert error.value.line == 2
+    assert "Line 2, under the EXPLAIN header on line 1" in error.value.message
+
+
+def test_prose_under_a_header_is_not_a_row():
+    plan = parse("id select_type table type possible_keys key key_len ref rows Extra\nThose are the columns.\n")
+    assert plan.rows == []
+    assert plan.truncated
+
+
+# -- rows without a header -----------------------------------------------------------------------
+
+ROW12 = ["1", "SIMPLE", "t", "NULL", "ALL", "NULL", "NULL", "NULL", "NULL", "100", "100.00", "Using where"]
+ROW12_B = ["1", "SIMPLE", "u", "NULL", "eq_ref", "PRIMARY", "PRIMARY", "4", "db.t.a", "1", "100.00", ""]
+
+
+@pytest.mark.parametrize(
+    ("separator", "fmt"), [("\t", "tsv"), ("   ", "tsv"), (" | ", "table")], ids=["tab", "spaces", "pipes"]
+)
+def test_header_less_rows_are_read_in_the_standard_order(separator, fmt):
+    second = ROW12_B[:-1] + ["Using index"]
+    text = "Here is the plan:\n" + separator.join(ROW12) + "\n" + separator.join(second) + "\n"
+    plan = parse(text)
+    assert plan.format == fmt
+    assert plan.columns[3] == "partitions" and plan.columns[10] == "filtered"
+    assert cells(plan, "table", "type", "rows", "filtered") == [
+        ("t", "ALL", "100", "100.00"),
+        ("u", "eq_ref", "1", "100.00"),
+    ]
+    assert not plan.uncertain and not plan.truncated
+    assert "Lines 2-3 have no header; read as the 12 standard EXPLAIN columns because their values fit them." in (
+        plan.notices
+    )
+
+
+def test_a_gui_copy_with_empty_nulls_and_a_trailing_tab():
+    plan = parse("\t".join(ROW12) + "\n" + "\t".join(ROW12_B).replace("NULL", "") + "\n")
+    assert plan.rows[1]["extra"] == "" and plan.rows[1]["partitions"] == ""
+    assert [row["table"] for row in plan.rows] == ["t", "u"]
+
+
+def test_header_less_rows_in_a_box_without_header():
+    row = "| " + " | ".join(ROW12) + " |"
+    border = "+---+---+"
+    plan = parse(f"{border}\n{row}\n{border}\n")
+    assert plan.format == "table"
+    assert plan.rows[0]["type"] == "ALL"
+    assert not any(notice.startswith("Ignored") for notice in plan.notices)
+
+
+def test_ten_and_thirteen_fields():
+    ten = ["1", "SIMPLE", "t", "ALL", "NULL", "NULL", "NULL", "NULL", "10", "Using where"]
+    assert "filtered" not in parse("\t".join(ten) + "\n").columns
+    analyze = [
+        "1",
+        "SIMPLE",
+        "t",
+        "ALL",
+        "NULL",
+        "NULL",
+        "NULL",
+        "NULL",
+        "10",
+        "10.00",
+        "100.00",
+        "50.00",
+        "Using where",
+    ]
+    plan = parse("\t".join(analyze) + "\n")
+    assert plan.rows[0]["r_rows"] == "10.00" and plan.rows[0]["r_filtered"] == "50.00"
+    assert not plan.uncertain
+
+
+def test_eleven_fields_that_fit_both_orders_are_flagged():
+    row = ["1", "SIMPLE", "t", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "1", "Impossible WHERE"]
+    plan = parse("\t".join(row) + "\n")
+    assert plan.uncertain
+    assert any("EXPLAIN PARTITIONS as well" in notice for notice in plan.notices)
+
+
+def test_eleven_fields_that_fit_one_order_are_sure():
+    row = ["1", "SIMPLE", "t", "p0,p1", "range", "idx", "idx", "4", "NULL", "12", "Using where"]
+    plan = parse("\t".join(row) + "\n")
+    assert plan.rows[0]["partitions"] == "p0,p1"
+    assert not plan.uncertain
+
+
+def test_header_less_rows_that_do_not_fit_are_refused():
+    bad = ["1", "SIMPLE", "t", "NULL", "ALL", "NULL", "NULL", "NULL", "NULL", "lots", "100.00", "Using where"]
+    with pytest.raises(ParseError) as error:
+        parse("\t".join(ROW12) + "\n" + "\t".join(bad) + "\n")
+    assert error.value.line == 2
+    assert "'lots' cannot be rows" in error.value.message
+
+
+# -- what must not become a plan -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The EXPLAIN columns are id select_type table type possible_keys key key_len ref rows and Extra.\n"
+        "The type column says ALL for a full scan; a SIMPLE select has no subquery.\n",
+        "table type is ALL here, see possible_keys key key_len ref rows Extra in the manual\n",
+        "id  name    email         created_at\n1   alice   a@example.org 2024-01-01\n2   bob     b@example.org 2024-01-02\n",
+        "a\tb\tc\td\te\tf\tg\th\ti\tj\n1\tSIMPLE\tt\tALL\tNULL\tNULL\tNULL\tNULL\t100\tUsing where\n",
+        "2024-01-01T10:00:00.000000Z\t   12 Query\tSELECT 1\n2024-01-01T10:00:01.000000Z\t   12 Quit\t\n",
+        "1\t2\t3\t4\t5\t6\t7\t8\t9\t10\n11\t12\t13\t14\t15\t16\t17\t18\t19\t20\n",
+        "# Time: 2024-01-01T10:00:00  SIMPLE  UPDATE  type  1  2  3  4  5  6  7  8  9  10\n",
+    ],
+    ids=["prose", "prose-with-names", "select-result", "other-header", "general-log", "numbers", "log-line"],
+)
+def test_what_is_not_explain_output_is_refused(text):
+    with pytest.raises(ParseError) as error:
+        parse(text)
+    assert "No EXPLAIN output found" in error.value.message or "not those of EXPLAIN" in error.value.message
+
+
+def test_another_reader_s_explain_wins():
+    box = (
+        "+----+-------------+-------+------+---------------+------+---------+------+------+-------+\n"
+        "| id | select_type | table | type | possible_keys | key  | key_len | ref  | rows | Extra |\n"
+        "+----+-------------+-------+------+---------------+------+---------+------+------+-------+\n"
+        "|  1 | SIMPLE      | t     | ALL  | NULL          | NULL | NULL    | NULL |    5 | NULL  |\n"
+        "+----+-------------+-------+------+---------------+------+---------+------+------+-------+\n"
+    )
+    plan = parse(box + "\n" + "\t".join(ROW12) + "\n")
+    assert plan.format == "table" and len(plan.rows) == 1
