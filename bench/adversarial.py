@@ -54,6 +54,8 @@ JSON_ROW = (
     '{"id":1,"select_type":"SIMPLE","table":"t1","type":"ALL","possible_keys":null,"key":null,'
     '"key_len":null,"ref":null,"rows":10,"Extra":"Using where"},'
 )
+SPACED_HEAD = "id select_type table type possible_keys key key_len ref rows Extra\n"
+SPACED_ROW = "1 DEPENDENT SUBQUERY t1 eq_ref PRIMARY,idx PRIMARY 4 db.t.a 1 Using where; Using index\n"
 
 
 def cases() -> dict[str, Callable[[], str]]:
@@ -106,6 +108,11 @@ def cases() -> dict[str, Callable[[], str]]:
         "tsv 1 MiB of rows": lambda: fill(TSV_ROW, head=TSV_HEAD),
         "tsv 1 MiB of tabs": lambda: fill("\t", head=TSV_HEAD),
         "tsv 1 MiB of tab lines": lambda: fill("\t\t\n", head=TSV_HEAD),
+        "collapsed header then 1 MiB of rows": lambda: fill(SPACED_ROW, head=SPACED_HEAD),
+        "header-less rows 1 MiB": lambda: fill(TSV_ROW),
+        "spaced header then 1 MiB of wrapped cells": lambda: fill(
+            "           b,\n", head="table type possible_keys key  rows\nt     ALL  a,            NULL 1\n"
+        ),
         "quoted '> ' deeply": lambda: fill("> ", tail="\n" + TABLE),
         "1 MiB of '> ' lines": lambda: fill("> > > > > > > > x\n"),
         "line numbers": lambda: fill("12345 | x\n"),
