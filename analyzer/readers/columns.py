@@ -52,6 +52,7 @@ _MAX_HEADER = 400  # characters: a header holds at most 14 names
 _WORD_RE = re.compile(r"\S+")
 _RULE_RE = re.compile(r"\s*[-=+ ]*-[-=+ ]*$")  # dashes under a header
 _SPACES_RE = re.compile(r" {2,}")
+_SPACED_PIPE_RE = re.compile(r" +\| *|\| +")
 # How the Extra items a server prints start: text wrapped onto a line of its own reads as Extra.
 _EXTRA_ITEM_RE = re.compile(
     r"(?:Using |Range checked|Distinct|Not exists|Impossible |No tables|No matching|Select tables|Full scan"
@@ -175,7 +176,21 @@ def _read_spaced(grid: _Grid) -> Read:
         if not read:
             break
         j += 1
-    return _spaced_result(grid), j
+    result = _spaced_result(grid)
+    if isinstance(result, ResultSet) and grid.rows:
+        _check_what_follows(result, lines, grid.numbers, j)
+    return result, j
+
+
+def _check_what_follows(result: ResultSet, lines: list[str], numbers: list[int], end: int) -> None:
+    """Flag rows followed right away by a line that does not fit them: text, or part of a row that
+    was wrapped or damaged, which would then be missing."""
+    if end < len(lines) and lines[end].strip():
+        result.uncertain = True
+        result.notices.append(
+            f"Line {numbers[end]} follows the rows with no empty line between but does not fit them: if it is "
+            "part of a row (wrapped or damaged), that part is not read. Check the rows against the paste."
+        )
 
 
 def _read_line(grid: _Grid, j: int) -> bool | ParseError:
@@ -250,7 +265,7 @@ def _complete(columns: list[str], cells: list[str]) -> bool:
 def _row_like(columns: list[str], line: str) -> bool:
     """True when `line` starts as a row of these columns would: its first two values fit them."""
     words = line.split(maxsplit=3)
-    if len(words) < 2 or words[1] == "NULL":
+    if len(words) < 2:
         return False
     return fits(columns[0], words[0]) and (fits(columns[1], words[1]) or fits(columns[1], " ".join(words[1:3])))
 
@@ -352,7 +367,10 @@ def _fields(line: str) -> tuple[str, list[str]] | None:
         inner = line.strip()
         if inner.startswith("|"):
             inner = inner[1:-1] if inner.endswith("|") and len(inner) > 1 else inner[1:]
-        return "|", [cell.strip() for cell in inner.split("|")]
+        # A `|` with a space beside it separates cells; MariaDB prints `ref|filter` and `4|1` without.
+        spaced = _SPACED_PIPE_RE.split(inner)
+        cells = spaced if len(spaced) in ORDERS else inner.split("|")
+        return "|", [cell.strip() for cell in cells]
     if line.count("  ") >= 9:
         return "  ", _SPACES_RE.split(line.strip())
     return None
@@ -389,6 +407,7 @@ def _read_headerless(
     if len(orders) > 1:
         result.uncertain = True
         result.notices.append(f"They fit {orders[1].name} as well: which columns they are is a guess.")
+    _check_what_follows(result, lines, numbers, end)
     return result, end
 
 

@@ -26,6 +26,17 @@ PASTES = [json.loads(p.read_text(encoding="utf-8"))["input"] for p in sorted(SAM
     mangle.vertical(CLASSIC, CJK_ROWS),
     mangle.batch(MYSQL8, MYSQL8_ROWS),
     mangle.expand_tabs(mangle.batch(CLASSIC, CJK_ROWS)),
+    # Tables without borders, tabs or header (readers.columns).
+    "table type   possible_keys key     key_len ref         rows    Extra\n"
+    "tt    ALL    AssignedPC,   NULL    NULL    NULL        3872    Using\n"
+    "             ClientID,                                         where\n"
+    "do    ALL    PRIMARY       NULL    NULL    NULL        2135\n"
+    "      Range checked for each record (index map: 0x1)\n",
+    "id select_type table type possible_keys key key_len ref rows Extra\n"
+    "1 PRIMARY o ALL NULL NULL NULL NULL 1200 Using where\n"
+    "2 DEPENDENT SUBQUERY i ref idx_order idx_order 4 func 3 Using index\n",
+    "1\tSIMPLE\tt\tNULL\tALL\tNULL\tNULL\tNULL\tNULL\t100\t100.00\tUsing where\n"
+    "1\tSIMPLE\tu\tNULL\teq_ref\tPRIMARY\tPRIMARY\t4\tdb.t.a\t1\t100.00\t\n",
 ]
 # Characters that matter to the readers, so random text hits their code paths.
 ALPHABET = st.sampled_from(
