@@ -160,7 +160,7 @@ class _Grid:
     rejoined: list[int] = field(default_factory=list)  # numbers of the continuation lines joined to their row
     as_extra: list[int] = field(default_factory=list)  # numbers of the continuation lines taken as Extra
     continued: int = 0  # continuation lines of the last row so far
-    joined_rows: list[int] = field(default_factory=list)  # indexes of the rows with continuation lines
+    unsettled: list[int] = field(default_factory=list)  # indexes of the rows to check once whole
 
 
 def _read_spaced(grid: _Grid) -> Read:
@@ -204,6 +204,8 @@ def _read_line(grid: _Grid, j: int) -> bool | ParseError:
         return _continue_row(grid, line, spans, number)
     cells = _by_position(grid.header, line, spans)
     if cells is None or not _complete(columns, cells):
+        cells = _by_separators(columns, grid.lines[j])
+    if cells is None:
         if not _row_like(columns, line):
             return False
         cells, ways = place(columns, line)
@@ -215,10 +217,20 @@ def _read_line(grid: _Grid, j: int) -> bool | ParseError:
                 line=number,
             )
         grid.placed.append(number)
+    if any(cell.endswith(",") for column, cell in zip(columns, cells, strict=True) if column in _LIST_COLUMNS):
+        grid.unsettled.append(len(grid.rows))  # a list that goes on: checked once the row is whole
     grid.rows.append(cells)
     grid.row_lines.append(number)
     grid.continued = 0
     return True
+
+
+def _by_separators(columns: list[str], line: str) -> list[str] | None:
+    """The cells of a row separated by tabs or by runs of two or more spaces, when there are as
+    many as columns and they fit them."""
+    line = line.strip(" ")
+    cells = [cell.strip(" ") for cell in line.split("\t")] if "\t" in line else _SPACES_RE.split(line)
+    return cells if len(cells) == len(columns) and _complete(columns, cells) else None
 
 
 def _screen_spans(line: str) -> list[tuple[int, int, int, int]]:
@@ -289,8 +301,8 @@ def _continue_row(grid: _Grid, line: str, spans: list[tuple[int, int, int, int]]
     else:
         return False
     grid.rows[-1] = joined
-    if not grid.continued:
-        grid.joined_rows.append(len(grid.rows) - 1)
+    if not grid.unsettled or grid.unsettled[-1] != len(grid.rows) - 1:
+        grid.unsettled.append(len(grid.rows) - 1)
     grid.continued += 1
     return True
 
@@ -319,7 +331,7 @@ def _spaced_result(grid: _Grid) -> ResultSet | ParseError:
     """The result set of the rows read (or why a row does not fit once its continuations are on)."""
     columns = grid.header.columns
     header_line = grid.numbers[grid.start]
-    for index in grid.joined_rows:
+    for index in grid.unsettled:
         row, number = grid.rows[index], grid.row_lines[index]
         bad = misfit(tuple(columns), row)
         if bad is not None:
@@ -337,8 +349,8 @@ def _spaced_result(grid: _Grid) -> ResultSet | ParseError:
 def _spaced_notices(grid: _Grid) -> list[str]:
     """What was done to read a space-separated table, and which lines are a guess."""
     notices = [
-        f"Read a table without borders or tabs (its header on line {grid.numbers[grid.start]}): "
-        "its cells are separated by spaces."
+        f"Read a table without borders whose header (line {grid.numbers[grid.start]}) has its column names "
+        "separated by spaces."
     ]
     if grid.rejoined:
         notices.append(

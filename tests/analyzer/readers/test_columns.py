@@ -120,7 +120,7 @@ def test_a_hand_aligned_header_reads_the_cells_by_position():
         dict(zip(CLASSIC, ["1", "SIMPLE", "user", "ALL", None, None, None, None, "11", "Using where"], strict=True))
     ]
     assert not plan.truncated and not plan.uncertain
-    assert any("separated by spaces" in notice for notice in plan.notices)
+    assert any("column names separated by spaces" in notice for notice in plan.notices)
 
 
 def test_a_row_that_does_not_line_up_is_placed_by_shape_and_flagged():
@@ -136,6 +136,21 @@ def test_a_row_that_does_not_line_up_is_placed_by_shape_and_flagged():
     )
     assert plan.uncertain and not plan.truncated
     assert any("line 3 do not line up" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        " 1  SIMPLE       t      ALL   NULL           NULL  NULL     NULL  12345  Using where",
+        "1\tSIMPLE\tt\tALL\tNULL\tNULL\tNULL\tNULL\t12345\tUsing where",
+    ],
+    ids=["wide-number", "tabs"],
+)
+def test_a_row_with_as_many_cells_as_the_header_between_tabs_or_runs_of_spaces(row):
+    header = "id  select_type  table  type  possible_keys  key   key_len  ref   rows  Extra"
+    plan = parse(f"{header}\n{row}\n")
+    assert cells(plan, "table", "type", "rows", "extra") == [("t", "ALL", "12345", "Using where")]
+    assert not plan.uncertain
 
 
 def test_tabs_collapsed_to_single_spaces():
