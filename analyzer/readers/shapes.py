@@ -137,10 +137,12 @@ def fits(column: str, cell: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _fits_short(column: str, cell: str) -> bool:
+    """`_fits`, remembered."""
     return _fits(column, cell)
 
 
 def _fits(column: str, cell: str) -> bool:
+    """True when a cell other than NULL has the shape of the column's values."""
     shape = _SHAPES.get(column)
     return shape is not None and shape(" ".join(cell.split()) if column == "select_type" else cell)
 
@@ -197,6 +199,7 @@ def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[t
     ways: dict[tuple[int, int], _Way | None] = {}
 
     def solve(column: int, at: int) -> _Way | None:
+        """The best ways to place the words from `at` on into the cells from `column` on."""
         if column > last:
             return (0, 1, 0) if at == words else None
         if (column, at) in ways:
