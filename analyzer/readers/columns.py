@@ -44,8 +44,9 @@ _START_RE = re.compile(
     re.IGNORECASE,
 )
 # A word found on every such line: the header names type (or select_type), a row has a select_type.
+# (Literal alternatives only: the scan then skips to their first letters.)
 _MARK_RE = re.compile(
-    r"(?i:type)|SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT"
+    r"type|Type|TYPE|SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT"
     r"|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE"
 )
 _MAX_HEADER = 400  # characters: a header holds at most 14 names
@@ -101,7 +102,7 @@ def _starts(lines: list[str]) -> list[int]:
         at = text.find("\n", match.start()) + 1 or len(text)
         line = lines[index]
         if _START_RE.match(line) and (
-            "type" in line or line.count("\t") >= 9 or line.count("|") >= 9 or line.count("  ") >= 9
+            "type" in line.lower() or line.count("\t") >= 9 or line.count("|") >= 9 or line.count("  ") >= 9
         ):
             starts.append(index)
     return starts
