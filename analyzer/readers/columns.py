@@ -10,9 +10,9 @@
   is flagged `uncertain`. A line starting under a later column continues the row above (the
   manual wraps long cells so): each piece joins the cell it starts under; a line that fits no
   cell but reads as Extra items becomes the row's Extra, also flagged.
-- A run of rows without a header: 10 to 13 fields separated by tabs, runs of two or more spaces
-  or `|`, starting with an id and a select_type, read in the column order EXPLAIN prints with that
-  many fields (`shapes.ORDERS`) when the values fit it; flagged when more than one order fits.
+  A row with as many cells as names between tabs or runs of spaces is read so.
+- A run of rows without a header, each starting with an id and a select_type
+  (`readers.headerless`), read in a column order EXPLAIN prints when the values fit it.
 
 Lines that look like one of these but do not fit are refused with a `ParseError` naming the line.
 """
@@ -24,36 +24,28 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from analyzer.model import ParseError
+from analyzer.readers.headerless import ROW_START_RE, check_what_follows, read_headerless, starts_row
 from analyzer.readers.resultset import EXPLAIN_COLUMNS, ResultSet, value
-from analyzer.readers.shapes import ORDERS, SELECT_TYPES, fits, misfit, place
+from analyzer.readers.shapes import fits, misfit, place
 from analyzer.readers.table import is_border
 from analyzer.repair.textwidth import expand_tabs, width
 from analyzer.wording import describe_lines, plural
 
 _HEADER_RE = re.compile(
-    r"\s*(?:id|select_type|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra)"
+    r"[ \t|]*+(?:id|select_type|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra)"
     r"\s",
     re.IGNORECASE,
 )
-# What a line starts with when a table starts on it: a column name (a header), or an id and a
-# select_type (a header-less row).
-_START_RE = re.compile(
-    r"[ \t|]*+(?:(?:id|select_type|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered"
-    r"|r_filtered|extra)\s|\d++(?:\t| {2,}+| *+\| *+)(?:SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED|MATERIALIZED"
-    r"|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE)\b)",
-    re.IGNORECASE,
-)
-# A word found on every such line: the header names type (or select_type), a row has a select_type.
-# (Literal alternatives only: the scan then skips to their first letters.)
+# A word found on every line a table starts on: the header names type (or select_type), a row
+# has a select_type. (Literal alternatives only: the scan then skips to their first letters.)
 _MARK_RE = re.compile(
-    r"type|Type|TYPE|SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT"
-    r"|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE"
+    r"type|Type|TYPE|SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT"
+    r"|EXCEPT|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE"
 )
 _MAX_HEADER = 400  # characters: a header holds at most 14 names
 _WORD_RE = re.compile(r"\S+")
 _RULE_RE = re.compile(r"\s*[-=+ ]*-[-=+ ]*$")  # dashes under a header
 _SPACES_RE = re.compile(r" {2,}")
-_SPACED_PIPE_RE = re.compile(r" +\| *|\| +")
 # How the Extra items a server prints start: text wrapped onto a line of its own reads as Extra.
 _EXTRA_ITEM_RE = re.compile(
     r"(?:Using |Range checked|Distinct|Not exists|Impossible |No tables|No matching|Select tables|Full scan"
@@ -63,7 +55,6 @@ _EXTRA_ITEM_RE = re.compile(
 _MAX_CONTINUED = 20  # continuation lines of one row (the manual wraps a cell over three)
 _LIST_COLUMNS = frozenset({"partitions", "possible_keys", "key", "key_len", "ref"})
 _ALWAYS_SHOWN = frozenset({"id", "select_type", "table", "type"})  # never blank in a row (NULL at least)
-_SEPARATORS = {"\t": "tab", "|": "'|'", "  ": "run of spaces"}
 
 Read = tuple[ResultSet | ParseError | None, int]
 
@@ -89,9 +80,9 @@ def shaped_result_sets(lines: list[str], numbers: list[int]) -> list[ResultSet]:
 
 
 def _starts(lines: list[str]) -> list[int]:
-    """Indexes of the lines a table may start on: a header naming type, or a row with nine
-    separators or more. Found from the words they hold in one pass over the text, as most lines
-    of a big paste are no candidate."""
+    """Indexes of the lines a table may start on: a header naming type, or an id and a select_type
+    (`headerless.ROW_START_RE`). Found from the words they hold in one pass over the text, as most
+    lines of a big paste are no candidate."""
     text = "\n".join(lines)
     starts = []
     index = at = 0
@@ -101,9 +92,7 @@ def _starts(lines: list[str]) -> list[int]:
         index += text.count("\n", at, match.start())
         at = text.find("\n", match.start()) + 1 or len(text)
         line = lines[index]
-        if _START_RE.match(line) and (
-            "type" in line.lower() or line.count("\t") >= 9 or line.count("|") >= 9 or line.count("  ") >= 9
-        ):
+        if ROW_START_RE.match(line) or (_HEADER_RE.match(line) and "type" in line.lower()):
             starts.append(index)
     return starts
 
@@ -117,11 +106,10 @@ def _read_at(lines: list[str], numbers: list[int], i: int) -> tuple[ResultSet | 
         if header is not None:
             result, end = _read_spaced(_Grid(lines, numbers, i, header))
             return result, i, end
-    split = _row_start(line)
-    if split is None:
+    if not starts_row(line):
         return None, i, i + 1
     start = i - 1 if i and is_border(lines[i - 1]) else i
-    result, end = _read_headerless(lines, numbers, start, i, split)
+    result, end = read_headerless(lines, numbers, start, i)
     return result, start, end
 
 
@@ -179,19 +167,8 @@ def _read_spaced(grid: _Grid) -> Read:
         j += 1
     result = _spaced_result(grid)
     if isinstance(result, ResultSet) and grid.rows:
-        _check_what_follows(result, lines, grid.numbers, j)
+        check_what_follows(result, lines, grid.numbers, j)
     return result, j
-
-
-def _check_what_follows(result: ResultSet, lines: list[str], numbers: list[int], end: int) -> None:
-    """Flag rows followed right away by a line that does not fit them: text, or part of a row that
-    was wrapped or damaged, which would then be missing."""
-    if end < len(lines) and lines[end].strip():
-        result.uncertain = True
-        result.notices.append(
-            f"Line {numbers[end]} follows the rows with no empty line between but does not fit them: if it is "
-            "part of a row (wrapped or damaged), that part is not read. Check the rows against the paste."
-        )
 
 
 def _read_line(grid: _Grid, j: int) -> bool | ParseError:
@@ -369,120 +346,3 @@ def _spaced_notices(grid: _Grid) -> list[str]:
             "Extra of the row above: check it."
         )
     return notices
-
-
-def _fields(line: str) -> tuple[str, list[str]] | None:
-    """How a header-less row's fields are separated (a tab, `|` or a run of spaces) and its fields,
-    stripped; None when it has too few separators to be an EXPLAIN row."""
-    if line.count("\t") >= 9:
-        return "\t", [cell.strip(" ") for cell in line.strip(" ").split("\t")]
-    if line.count("|") >= 9:
-        inner = line.strip()
-        if inner.startswith("|"):
-            inner = inner[1:-1] if inner.endswith("|") and len(inner) > 1 else inner[1:]
-        # A `|` with a space beside it separates cells; MariaDB prints `ref|filter` and `4|1` without.
-        spaced = _SPACED_PIPE_RE.split(inner)
-        cells = spaced if len(spaced) in ORDERS else inner.split("|")
-        return "|", [cell.strip() for cell in cells]
-    if line.count("  ") >= 9:
-        return "  ", _SPACES_RE.split(line.strip())
-    return None
-
-
-def _row_start(line: str) -> tuple[str, list[str]] | None:
-    """The separator and fields of `line` when it can start a run of header-less rows: as many
-    fields as an EXPLAIN prints, an id and a select_type first."""
-    split = _fields(line)
-    if split is None or len(split[1]) not in ORDERS:
-        return None
-    cells = split[1]
-    return split if cells[0].isdigit() and cells[1] in SELECT_TYPES else None
-
-
-def _read_headerless(
-    lines: list[str], numbers: list[int], start: int, first: int, split: tuple[str, list[str]]
-) -> Read:
-    """Read the run of header-less rows from `lines[first]` (split into `split`: its separator and
-    fields); `lines[start]` is their top border, if any."""
-    separator, count = split[0], len(split[1])
-    if _has_header(lines, start, separator, count):
-        return None, first + 1
-    rows, at, end = _run(lines, first, separator, count)
-    orders = [order for order in ORDERS[count] if all(misfit(order.columns, row) is None for row in rows)]
-    span = _span([numbers[k] for k in at])
-    if not orders:
-        return _headerless_refusal(rows, [numbers[k] for k in at], separator), end
-    order = orders[0]
-    table = [{name: value(cell) for name, cell in zip(order.columns, row, strict=True)} for row in rows]
-    result = ResultSet("table" if separator == "|" else "tsv", list(order.columns), table, numbers[first])
-    have, their = ("have", "their") if len(rows) > 1 else ("has", "its")
-    result.notices.append(f"{span} {have} no header; read as {order.name} because {their} values fit them.")
-    if len(orders) > 1:
-        result.uncertain = True
-        result.notices.append(f"They fit {orders[1].name} as well: which columns they are is a guess.")
-    _check_what_follows(result, lines, numbers, end)
-    return result, end
-
-
-def _has_header(lines: list[str], start: int, separator: str, count: int) -> bool:
-    """True when the line above the rows (above their top border, if any) has as many fields: the
-    rows have a header of their own, which is not EXPLAIN's."""
-    above = start - 1
-    if separator == "|" and above >= 0 and is_border(lines[above]):
-        above -= 1
-    if above < 0 or not lines[above].strip():
-        return False
-    split = _fields(lines[above])
-    return split is not None and split[0] == separator and len(split[1]) == count
-
-
-def _run(lines: list[str], first: int, separator: str, count: int) -> tuple[list[list[str]], list[int], int]:
-    """The fields of the rows from `lines[first]` on that have this separator and count, the
-    indexes of their lines, and the index of the line after them (and after their bottom border)."""
-    rows: list[list[str]] = []
-    at: list[int] = []
-    j = first
-    while j < len(lines):
-        if separator == "|" and is_border(lines[j]):
-            if j + 1 < len(lines) and lines[j + 1].strip() and _same_run(lines[j + 1], separator, count) is None:
-                break  # the border of something else
-            j += 1
-            continue
-        cells = _same_run(lines[j], separator, count)
-        if cells is None:
-            break
-        rows.append(cells)
-        at.append(j)
-        j += 1
-    return rows, at, j
-
-
-def _same_run(line: str, separator: str, count: int) -> list[str] | None:
-    """The fields of `line` when it has this separator and count of fields, else None."""
-    split = _fields(line)
-    return split[1] if split is not None and split[0] == separator and len(split[1]) == count else None
-
-
-def _headerless_refusal(rows: list[list[str]], numbers: list[int], separator: str) -> ParseError:
-    """Why header-less rows that start like EXPLAIN rows are refused: the first value that fits
-    no column order, in the order they fit longest."""
-    count = len(rows[0])
-    misfits = []
-    for order in ORDERS[count]:
-        index = next(r for r, row in enumerate(rows) if misfit(order.columns, row) is not None)
-        column = misfit(order.columns, rows[index])
-        assert column is not None
-        misfits.append((index, column, order))
-    index, column, order = max(misfits, key=lambda m: (m[0], m[1]))
-    look, rows_, their = ("look", "EXPLAIN rows", "their") if len(numbers) > 1 else ("looks", "an EXPLAIN row", "its")
-    return ParseError(
-        f"{_span(numbers)} {look} like {rows_} without a header ({count} fields separated by a "
-        f"{_SEPARATORS[separator]}, an id and a select_type first), but {their} values do not fit EXPLAIN's "
-        f"columns: on line {numbers[index]}, '{rows[index][column]}' cannot be {order.columns[column]}.",
-        line=numbers[index],
-    )
-
-
-def _span(numbers: list[int]) -> str:
-    """`Line 4` or `Lines 4-6`: where a run of lines is."""
-    return f"Lines {numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else f"Line {numbers[0]}"

@@ -2,7 +2,7 @@
 
 `fits(column, cell)` tells whether a printed cell could stand in a column: id an integer,
 select_type one of the server's words, type an access type, key_len and rows numbers, filtered a
-decimal, possible_keys, key and ref names (`const`, `db.t.col`, `func`), never a bare number,
+percentage, possible_keys, key and ref names (`const`, `db.t.col`, `func`), never a bare number,
 Extra text starting with a word; NULL, or an empty cell as GUI clients show NULL, fits every column
 but select_type.
 
@@ -66,6 +66,8 @@ _KEY_SEPARATOR_RE = re.compile(r"[,|]")
 # none). When the tabs of batch output are collapsed, an empty field vanishes: the server prints
 # NULL as `NULL`, but leaves Extra empty, and ref too before MySQL 4.1.
 _TAKES = {"ref": (0, 1), "select_type": (1, 2), "rows": (1, 2)}
+_RESERVED = frozenset({"ALL", "index", "range", "fulltext"})
+_LOWER_EXTRA = ("const row", "unique row", "no matching row")
 _MAX_WORDS = 3  # words read per column: more than any cell but Extra takes (`DEPENDENT SUBQUERY`, `4 (15%)`)
 _MAX_EMPTY = 2  # cells a row placed by shape may leave empty
 _SHORT = 64  # characters of a cell whose fit is remembered
@@ -77,14 +79,22 @@ def _word(cell: str) -> bool:
 
 
 def _names(separator: re.Pattern[str]) -> Callable[[str], bool]:
-    """The shape of a list of names (`PRIMARY,idx_a`, `db.t.col,const`): words, none a bare number."""
-    return lambda cell: _word(cell) and all(part and not part.isdigit() for part in separator.split(cell))
+    """The shape of a list of names (`PRIMARY,idx_a`, `db.t.col,const`): words, none a bare number
+    nor an access type that is a reserved word (no index or partition is named `ALL`)."""
+    return lambda cell: (
+        _word(cell) and all(part and not part.isdigit() and part not in _RESERVED for part in separator.split(cell))
+    )
 
 
 def _extra(cell: str) -> bool:
-    """Extra items start with a word (`Using where`, `Range checked …`, `FirstMatch(t1)`) and are
-    separated by `; `, never by a run of spaces."""
-    return cell[0].isalpha() and "  " not in cell
+    """Extra items start with a capital (`Using where`, `Range checked …`, `FirstMatch(t1)`; a few
+    with a small letter: `const row not found`) and are separated by `; `, never by a run of spaces."""
+    return (cell[0].isupper() or cell.startswith(_LOWER_EXTRA)) and "  " not in cell and not cell.startswith("NULL ")
+
+
+def _percentage(cell: str) -> bool:
+    """A decimal from 0 to 100 (`100.00`, `33.33`; a GUI may print `100`)."""
+    return _DECIMAL_RE.fullmatch(cell) is not None and float(cell) <= 100
 
 
 _SHAPES: dict[str, Callable[[str], bool]] = {
@@ -99,8 +109,8 @@ _SHAPES: dict[str, Callable[[str], bool]] = {
     "ref": _names(_COMMA_RE),
     "rows": lambda cell: _ROWS_RE.fullmatch(cell) is not None,
     "r_rows": lambda cell: _DECIMAL_RE.fullmatch(cell) is not None,
-    "filtered": lambda cell: _DECIMAL_RE.fullmatch(cell) is not None,
-    "r_filtered": lambda cell: _DECIMAL_RE.fullmatch(cell) is not None,
+    "filtered": _percentage,
+    "r_filtered": _percentage,
     "extra": _extra,
 }
 
@@ -115,7 +125,8 @@ class Order:
     name: str
 
 
-# The orders of header-less rows by their number of fields, the likeliest first.
+# The orders of header-less rows by their number of fields, the likeliest first; `PREFERRED` is
+# all of them, the likeliest first (MySQL 5.7 and later print the 12 columns).
 ORDERS: dict[int, tuple[Order, ...]] = {
     10: (Order(_CLASSIC, "the 10 EXPLAIN columns of MySQL 5.x and MariaDB"),),
     11: (
@@ -125,6 +136,9 @@ ORDERS: dict[int, tuple[Order, ...]] = {
     12: (Order((*_CLASSIC[:3], "partitions", *_CLASSIC[3:9], "filtered", "extra"), "the 12 standard EXPLAIN columns"),),
     13: (Order((*_CLASSIC[:9], "r_rows", "filtered", "r_filtered", "extra"), "the 13 columns of MariaDB's ANALYZE"),),
 }
+
+
+PREFERRED = (*ORDERS[12], *ORDERS[10], *ORDERS[11], *ORDERS[13])
 
 
 def fits(column: str, cell: str) -> bool:
@@ -148,10 +162,22 @@ def _fits(column: str, cell: str) -> bool:
 
 
 def misfit(columns: tuple[str, ...], cells: list[str]) -> int | None:
-    """Index of the first cell that does not fit its column, or None when they all fit."""
-    return next(
-        (k for k, (column, cell) in enumerate(zip(columns, cells, strict=True)) if not fits(column, cell)), None
-    )
+    """Index of the first cell that does not fit its column, or of one that does not agree with the
+    others (`_disagrees`); None when they all fit."""
+    pairs = list(zip(columns, cells, strict=True))
+    bad = next((k for k, (column, cell) in enumerate(pairs) if not fits(column, cell)), None)
+    return bad if bad is not None else _disagrees(dict(pairs), columns)
+
+
+def _disagrees(row: dict[str, str], columns: tuple[str, ...]) -> int | None:
+    """Index of a cell that cannot go with the others in one row: a key is printed with its length
+    (and a length only with a key), and a row without an access type reads no key."""
+    empty = {name for name, cell in row.items() if cell in ("", "NULL")}
+    if "key" in row and "key_len" in row and ("key" in empty) != ("key_len" in empty):
+        return columns.index("key_len")
+    if "type" in empty:
+        return next((columns.index(name) for name in ("key", "ref") if name in row and name not in empty), None)
+    return None
 
 
 def _word_spans(line: str, limit: int) -> list[tuple[int, int]]:
@@ -173,7 +199,7 @@ _Way = tuple[int, int, int]
 def place(columns: list[str], line: str) -> tuple[list[str] | None, int]:
     """The cells of a row whose words are separated by single spaces, placed by their shapes; and
     how many ways fit with the fewest empty cells (0, 1, or 2 for two or more). The cells are None
-    unless exactly one way fits best, leaving at most two cells empty."""
+    unless exactly one way fits best, leaving at most two cells empty, and its cells agree."""
     spans = _word_spans(line, _MAX_WORDS * len(columns) + 1)
     ways = _ways(columns, line, spans)
     best = ways.get((0, 0))
@@ -187,7 +213,7 @@ def place(columns: list[str], line: str) -> tuple[list[str] | None, int]:
         take = ways[(column, at)][2]
         cells.append(line[spans[at][0] : spans[at + take - 1][1]] if take else "")
         at += take
-    return cells, 1
+    return (None, 0) if _disagrees(dict(zip(columns, cells, strict=True)), tuple(columns)) is not None else (cells, 1)
 
 
 def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], _Way]:

@@ -1,0 +1,296 @@
+"""Rows of EXPLAIN output without a header line, read in a column order EXPLAIN prints.
+
+A GUI client copies the grid without its header (`1<TAB>SIMPLE<TAB>t<TAB>…`), people type a row
+out with single spaces or leave the header off a table. A run of lines that each start with an id
+and a select_type is read when its values fit one of the column orders EXPLAIN prints
+(`shapes.ORDERS`, 10 to 13 columns), and a notice says so; it is flagged `uncertain` when more than
+one order fits, or when the cells had to be placed by their shapes.
+
+- Fields separated by tabs, runs of two or more spaces or `|` (a `|` beside a space, when MariaDB's
+  `ref|filter` is among them) give the number of columns. A row a GUI broke over lines (phpMyAdmin
+  puts every NULL cell on a line of its own) is joined back first, and a tab ending every row is
+  taken as its end rather than an empty cell when the rows then fit.
+- Words separated by single spaces are placed into each order by their shapes (`shapes.place`).
+- A code comment's marker before every row (`#`, `--`, `//`) comes off.
+
+Rows that start like EXPLAIN rows but fit no order are refused with the line and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from analyzer.model import ParseError
+from analyzer.readers.resultset import ResultSet, value
+from analyzer.readers.shapes import ORDERS, PREFERRED, SELECT_TYPES, Order, misfit, place
+from analyzer.readers.table import is_border
+from analyzer.wording import plural
+
+# An id, then a select_type, at the start of a line (behind a comment's marker, maybe).
+ROW_START_RE = re.compile(
+    r"[ \t|]*+(?:(?:#|--|//) *+)?\d++(?:\t| ++| *+\| *+)(?:SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED"
+    r"|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE)\b"
+)
+_COMMENT_RE = re.compile(r"\s*(#|--|//) *")
+_SPACES_RE = re.compile(r" {2,}")
+_SPACED_PIPE_RE = re.compile(r" +\| *|\| +")
+_SEPARATED_BY = {"\t": "tabs", "|": "'|'", "  ": "runs of spaces", " ": "single spaces"}
+_MAX_PIECES = 40  # lines one row may be broken over (a GUI puts each NULL cell on two)
+
+Read = tuple[ResultSet | ParseError | None, int]
+
+
+@dataclass(slots=True)
+class _Run:
+    """Header-less rows being read: how they are written, and their texts."""
+
+    lines: list[str]
+    numbers: list[int]
+    prefix: str  # the comment marker before every row, or ''
+    separator: str  # "\t", "|", "  " or " "
+    texts: list[str] = field(default_factory=list)  # each row, its pieces joined, without the prefix
+    at: list[int] = field(default_factory=list)  # index of each row's first line
+    joined: int = 0  # lines joined onto the row before them
+    end: int = 0  # index of the line after the run
+
+
+def starts_row(line: str) -> bool:
+    """True when a run of header-less rows may start on `line`: an id and a select_type first."""
+    return _start(line) is not None
+
+
+def _start(line: str) -> tuple[str, str, str] | None:
+    """The comment marker, the rest and the separator of a line that starts like an EXPLAIN row."""
+    if not ROW_START_RE.match(line):
+        return None
+    comment = _COMMENT_RE.match(line)
+    prefix, body = (comment.group(1), line[comment.end() :]) if comment else ("", line)
+    separator = _separator(body)
+    if separator == " ":
+        words = body.split(maxsplit=3)
+        first, second = words[0], [words[1], " ".join(words[1:3])]
+    else:
+        cells = _cells(body, separator)
+        first, second = cells[0], cells[1:2]
+    return (prefix, body, separator) if first.isdigit() and any(s in SELECT_TYPES for s in second) else None
+
+
+def _separator(body: str) -> str:
+    """How the fields of a row are separated: a tab, `|`, a run of spaces, or a single space."""
+    if "\t" in body:
+        return "\t"
+    if body.count("|") >= 9:
+        return "|"
+    return "  " if body.count("  ") >= 9 else " "
+
+
+def _cells(body: str, separator: str) -> list[str]:
+    """The stripped fields of a row whose fields are separated by `separator` (not single spaces)."""
+    if separator == "\t":
+        return [cell.strip(" ") for cell in body.strip(" ").split("\t")]
+    if separator == "  ":
+        return _SPACES_RE.split(body.strip())
+    inner = body.strip()
+    if inner.startswith("|"):
+        inner = inner[1:-1] if inner.endswith("|") and len(inner) > 1 else inner[1:]
+    # A `|` with a space beside it separates cells; MariaDB prints `ref|filter` and `4|1` without.
+    spaced = _SPACED_PIPE_RE.split(inner)
+    return [cell.strip() for cell in (spaced if len(spaced) in ORDERS else inner.split("|"))]
+
+
+def read_headerless(lines: list[str], numbers: list[int], start: int, first: int) -> Read:
+    """Read the run of header-less rows from `lines[first]`; `lines[start]` is their top border, if any."""
+    started = _start(lines[first])
+    if started is None:
+        return None, first + 1
+    prefix, body, separator = started
+    if separator != " " and _has_header(lines, start, separator, body):
+        return None, first + 1
+    run = _Run(lines, numbers, prefix, separator)
+    _collect(run, first)
+    fitting = _fitting(run)
+    if not fitting:
+        return _refusal(run), run.end
+    return _result(run, fitting), run.end
+
+
+def _has_header(lines: list[str], start: int, separator: str, body: str) -> bool:
+    """True when the line above the rows (above their top border, if any) has as many fields: the
+    rows have a header of their own, which is not EXPLAIN's."""
+    above = start - 1
+    if separator == "|" and above >= 0 and is_border(lines[above]):
+        above -= 1
+    if above < 0 or not lines[above].strip() or _separator(lines[above]) != separator:
+        return False
+    return len(_cells(lines[above], separator)) == len(_cells(body, separator))
+
+
+def _collect(run: _Run, first: int) -> None:
+    """The rows from `lines[first]` on: lines that start rows with the same marker and separator,
+    each with the lines a GUI broke off it, and the borders around them (`|`)."""
+    lines = run.lines
+    j = first
+    while j < len(lines):
+        if run.separator == "|" and is_border(lines[j]):
+            if j + 1 < len(lines) and lines[j + 1].strip() and not _continues(run, lines[j + 1]):
+                break  # the border of something else
+            j += 1
+            continue
+        started = _start(lines[j])
+        if started is None or started[0] != run.prefix or started[2] != run.separator:
+            break
+        run.at.append(j)
+        text, j = _pieces(run, started[1], j)
+        run.texts.append(text)
+    run.end = j
+
+
+def _continues(run: _Run, line: str) -> bool:
+    """True when `line` starts a row of this run."""
+    started = _start(line)
+    return started is not None and started[0] == run.prefix and started[2] == run.separator
+
+
+def _pieces(run: _Run, body: str, j: int) -> tuple[str, int]:
+    """The row starting on `lines[j]` (its text `body`) with the lines a GUI broke off it joined on,
+    and the index of the line after it. A tab-separated row goes on while it has fewer fields than
+    any order, and on over a line after a tab, or starting with one (phpMyAdmin's NULL cells)."""
+    lines = run.lines
+    k = j + 1
+    if run.separator == "\t" and not run.prefix:
+        while k < len(lines) and k - j < _MAX_PIECES and lines[k].strip(" ") and _start(lines[k]) is None:
+            if body.count("\t") + 1 >= min(ORDERS) and not (body.endswith("\t") or lines[k].startswith("\t")):
+                break
+            body += lines[k]
+            k += 1
+    run.joined += k - j - 1
+    return body, k
+
+
+def _fitting(run: _Run) -> list[tuple[Order, list[list[str]]]]:
+    """Each column order all the rows fit, with their cells in it."""
+    if run.separator == " ":
+        return _placed(run)
+    rows = [_cells(text, run.separator) for text in run.texts]
+    fitting = []
+    for drop in (False, True):
+        # A tab that ends every row is the row's end (phpMyAdmin), or an empty last cell.
+        if drop and not all(len(row) > 1 and row[-1] == "" for row in rows):
+            continue
+        cut = [row[:-1] if drop else row for row in rows]
+        count = len(cut[0])
+        if count in ORDERS and all(len(row) == count for row in cut):
+            orders = ORDERS[count]
+            fitting += [(order, cut) for order in orders if all(misfit(order.columns, row) is None for row in cut)]
+    return fitting
+
+
+def _placed(run: _Run) -> list[tuple[Order, list[list[str]]]]:
+    """Each column order the rows of words separated by single spaces can be placed in, one way
+    each (`shapes.place`), with their cells: those that leave fewer cells empty first, then the
+    likelier."""
+    fitting = []
+    for order in PREFERRED:
+        rows = []
+        for text in run.texts:
+            cells, _ = place(list(order.columns), text)
+            if cells is None:
+                break
+            rows.append(cells)
+        else:
+            fitting.append((order, rows))
+    return sorted(fitting, key=lambda fit: sum(cell == "" for row in fit[1] for cell in row))
+
+
+def _result(run: _Run, fitting: list[tuple[Order, list[list[str]]]]) -> ResultSet:
+    """The rows in the first order that fits, with notices on how they were read."""
+    order, rows = fitting[0]
+    table = [{name: value(cell) for name, cell in zip(order.columns, row, strict=True)} for row in rows]
+    numbers = run.numbers
+    result = ResultSet("table" if run.separator == "|" else "tsv", list(order.columns), table, numbers[run.at[0]])
+    span = _span([numbers[run.at[0]], numbers[run.end - 1]])
+    have, their = ("have", "their") if len(rows) > 1 else ("has", "its")
+    result.notices.append(f"{span} {have} no header; read as {order.name} because {their} values fit them.")
+    if run.prefix:
+        result.notices.append(f"Took the comment marker '{run.prefix}' off {span[0].lower()}{span[1:]}.")
+    if run.joined:
+        result.notices.append(
+            f"Joined {plural(run.joined, 'line')} onto the rows they were broken off (a GUI client puts NULL cells "
+            "on lines of their own)."
+        )
+    if run.separator == " ":
+        result.uncertain = True
+        result.notices.append(
+            f"{their.capitalize()} values are separated by single spaces: they were placed into the columns by "
+            "their shapes (id a number, type an access type, …). Check them."
+        )
+    if len(fitting) > 1:
+        result.uncertain = True
+        result.notices.append(f"They fit {fitting[1][0].name} as well: which columns they are is a guess.")
+    check_what_follows(result, run.lines, numbers, run.end)
+    return result
+
+
+def check_what_follows(result: ResultSet, lines: list[str], numbers: list[int], end: int) -> None:
+    """Flag rows followed right away by a line that does not fit them: text, or part of a row that
+    was wrapped or damaged, which would then be missing."""
+    if end < len(lines) and lines[end].strip():
+        result.uncertain = True
+        result.notices.append(
+            f"Line {numbers[end]} follows the rows with no empty line between but does not fit them: if it is "
+            "part of a row (wrapped or damaged), that part is not read. Check the rows against the paste."
+        )
+
+
+def _refusal(run: _Run) -> ParseError:
+    """Why rows that start like EXPLAIN rows are refused: the first value that fits no column
+    order (in the order they fit longest), or their number of fields."""
+    numbers = [run.numbers[k] for k in run.at]
+    many = len(numbers) > 1
+    their = "their" if many else "its"
+    what = (
+        f"{_span(numbers)} {'look' if many else 'looks'} like {'EXPLAIN rows' if many else 'an EXPLAIN row'} "
+        f"without a header (an id and a select_type first, then values separated by {_SEPARATED_BY[run.separator]})"
+    )
+    if run.separator == " ":
+        return ParseError(f"{what}, but no column order EXPLAIN prints fits {their} values.", line=numbers[0])
+    rows = [_cells(text, run.separator) for text in run.texts]
+    other = next((index for index, row in enumerate(rows) if len(row) != len(rows[0])), None)
+    if other is not None:
+        return ParseError(
+            f"{what}, but line {numbers[other]} has {len(rows[other])} fields where line {numbers[0]} has "
+            f"{len(rows[0])}: a row is damaged or wrapped.",
+            line=numbers[other],
+        )
+    variants = [rows, [row[:-1] for row in rows]] if all(row[-1] == "" for row in rows) else [rows]
+    misfits = [
+        (index, column, order, variant)
+        for variant in variants
+        for order in ORDERS.get(len(variant[0]), ())
+        if (index_column := _first_misfit(order, variant)) is not None
+        for index, column in [index_column]
+    ]
+    if not misfits:
+        counts = " or ".join(str(count) for count in sorted({len(row) for row in rows}))
+        return ParseError(f"{what}, but {their} {counts} fields are not the columns of EXPLAIN.", line=numbers[0])
+    index, column, order, variant = max(misfits, key=lambda m: (m[0], m[1]))
+    return ParseError(
+        f"{what}, but {their} values do not fit EXPLAIN's columns: on line {numbers[index]}, "
+        f"'{variant[index][column]}' cannot be {order.columns[column]}.",
+        line=numbers[index],
+    )
+
+
+def _first_misfit(order: Order, rows: list[list[str]]) -> tuple[int, int] | None:
+    """The row and column of the first value that does not fit `order` (rows of its length)."""
+    for index, row in enumerate(rows):
+        column = misfit(order.columns, row)
+        if column is not None:
+            return index, column
+    return None
+
+
+def _span(numbers: list[int]) -> str:
+    """`Line 4` or `Lines 4-6`: where a run of lines is."""
+    return f"Lines {numbers[0]}-{numbers[-1]}" if numbers[-1] != numbers[0] else f"Line {numbers[0]}"
