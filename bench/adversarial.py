@@ -110,6 +110,7 @@ def cases() -> dict[str, Callable[[], str]]:
         "tsv 1 MiB of tab lines": lambda: fill("\t\t\n", head=TSV_HEAD),
         "collapsed header then 1 MiB of rows": lambda: fill(SPACED_ROW, head=SPACED_HEAD),
         "header-less rows 1 MiB": lambda: fill(TSV_ROW),
+        "header-less rows with single spaces 1 MiB": lambda: fill(TSV_ROW.replace("\t", " ")),
         "spaced header then 1 MiB of wrapped cells": lambda: fill(
             "           b,\n", head="table type possible_keys key  rows\nt     ALL  a,            NULL 1\n"
         ),

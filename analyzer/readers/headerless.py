@@ -19,10 +19,10 @@ Rows that start like EXPLAIN rows but fit no order are refused with the line and
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from analyzer.model import ParseError
-from analyzer.readers.resultset import ResultSet, value
+from analyzer.readers.resultset import CUT, ResultSet, value
 from analyzer.readers.shapes import ORDERS, PREFERRED, SELECT_TYPES, Order, misfit, place
 from analyzer.readers.table import is_border
 from analyzer.wording import plural
@@ -37,6 +37,7 @@ _SPACES_RE = re.compile(r" {2,}")
 _SPACED_PIPE_RE = re.compile(r" +\| *|\| +")
 _SEPARATED_BY = {"\t": "tabs", "|": "'|'", "  ": "runs of spaces", " ": "single spaces"}
 _MAX_PIECES = 40  # lines one row may be broken over (a GUI puts each NULL cell on two)
+_SAMPLE = 20  # rows the column order of rows with single spaces is chosen on
 
 Read = tuple[ResultSet | ParseError | None, int]
 
@@ -50,6 +51,7 @@ class _Run:
     prefix: str  # the comment marker before every row, or ''
     separator: str  # "\t", "|", "  " or " "
     texts: list[str] = field(default_factory=list)  # each row, its pieces joined, without the prefix
+    rows: list[list[str]] = field(default_factory=list)  # each row's fields (not for single spaces)
     at: list[int] = field(default_factory=list)  # index of each row's first line
     joined: int = 0  # lines joined onto the row before them
     end: int = 0  # index of the line after the run
@@ -60,8 +62,19 @@ def starts_row(line: str) -> bool:
     return _start(line) is not None
 
 
-def _start(line: str) -> tuple[str, str, str] | None:
-    """The comment marker, the rest and the separator of a line that starts like an EXPLAIN row."""
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """A line that starts like an EXPLAIN row: its comment marker, the rest, the separator, and the
+    fields (none when separated by single spaces)."""
+
+    prefix: str
+    body: str
+    separator: str
+    cells: list[str]
+
+
+def _start(line: str) -> _Start | None:
+    """How a line that starts like an EXPLAIN row (an id, then a select_type) is written, else None."""
     if not ROW_START_RE.match(line):
         return None
     comment = _COMMENT_RE.match(line)
@@ -69,11 +82,13 @@ def _start(line: str) -> tuple[str, str, str] | None:
     separator = _separator(body)
     if separator == " ":
         words = body.split(maxsplit=3)
-        first, second = words[0], [words[1], " ".join(words[1:3])]
+        cells, first, second = [], words[0], [words[1], " ".join(words[1:3])]
     else:
         cells = _cells(body, separator)
         first, second = cells[0], cells[1:2]
-    return (prefix, body, separator) if first.isdigit() and any(s in SELECT_TYPES for s in second) else None
+    return (
+        _Start(prefix, body, separator, cells) if first.isdigit() and any(s in SELECT_TYPES for s in second) else None
+    )
 
 
 def _separator(body: str) -> str:
@@ -104,75 +119,121 @@ def read_headerless(lines: list[str], numbers: list[int], start: int, first: int
     started = _start(lines[first])
     if started is None:
         return None, first + 1
-    prefix, body, separator = started
-    if separator != " " and _has_header(lines, start, separator, body):
+    if started.separator != " " and _has_header(lines, start, started):
         return None, first + 1
-    run = _Run(lines, numbers, prefix, separator)
-    _collect(run, first)
-    fitting = _fitting(run)
-    if not fitting:
+    run = _Run(lines, numbers, started.prefix, started.separator)
+    _collect(run, first, started)
+    fitting, whole = _fitting(run)
+    if not fitting or not (whole or _cut_short(run)):
         return _refusal(run), run.end
-    return _result(run, fitting), run.end
+    if whole:
+        return _result(run, fitting), run.end
+    result = _result(replace(run, texts=run.texts[:-1], rows=run.rows[:-1], at=run.at[:-1]), fitting)
+    _add_cut_row(result, run)
+    return result, run.end
 
 
-def _has_header(lines: list[str], start: int, separator: str, body: str) -> bool:
+def _add_cut_row(result: ResultSet, run: _Run) -> None:
+    """Flag the rows read as missing their last, which is cut short: its fields go into the first
+    columns, the last cut (`…`) and the rest missing; words separated by single spaces are left out."""
+    result.truncated = True
+    number = run.numbers[run.at[-1]]
+    if run.separator == " ":
+        result.notices.append(
+            f"The last row (line {number}) fits no column order with the others: it looks cut short, and is left out."
+        )
+        return
+    fields = run.rows[-1]
+    cells = [*fields[:-1], fields[-1] + CUT] + [CUT] * (len(result.columns) - len(fields))
+    result.rows.append({name: value(cell) for name, cell in zip(result.columns, cells, strict=True)})
+    result.affected_rows = [len(result.rows) - 1]
+    result.notices.append(
+        f"The last row (line {number}) stops after {len(fields)} of its {len(result.columns)} fields: it looks cut "
+        f"short. A cut cell ends in '{CUT}', a missing one is '{CUT}'."
+    )
+
+
+def _cut_short(run: _Run) -> bool:
+    """True when the last row looks cut short: fewer fields than the first, or words that end the paste."""
+    if run.separator != " ":
+        return len(run.rows[-1]) < len(run.rows[0])
+    return not any(line.strip() for line in run.lines[run.end :])
+
+
+def _has_header(lines: list[str], start: int, started: _Start) -> bool:
     """True when the line above the rows (above their top border, if any) has as many fields: the
     rows have a header of their own, which is not EXPLAIN's."""
     above = start - 1
-    if separator == "|" and above >= 0 and is_border(lines[above]):
+    if started.separator == "|" and above >= 0 and is_border(lines[above]):
         above -= 1
-    if above < 0 or not lines[above].strip() or _separator(lines[above]) != separator:
+    if above < 0 or not lines[above].strip() or _separator(lines[above]) != started.separator:
         return False
-    return len(_cells(lines[above], separator)) == len(_cells(body, separator))
+    return len(_cells(lines[above], started.separator)) == len(started.cells)
 
 
-def _collect(run: _Run, first: int) -> None:
-    """The rows from `lines[first]` on: lines that start rows with the same marker and separator,
-    each with the lines a GUI broke off it, and the borders around them (`|`)."""
+def _collect(run: _Run, first: int, started: _Start | None) -> None:
+    """The rows from `lines[first]` (which starts as `started`) on: lines that start rows with the
+    same marker and separator, each with the lines a GUI broke off it, and the borders around them."""
     lines = run.lines
     j = first
     while j < len(lines):
         if run.separator == "|" and is_border(lines[j]):
-            if j + 1 < len(lines) and lines[j + 1].strip() and not _continues(run, lines[j + 1]):
+            following = _start(lines[j + 1]) if j + 1 < len(lines) else None
+            if j + 1 < len(lines) and lines[j + 1].strip() and not _same(run, following):
                 break  # the border of something else
-            j += 1
+            j, started = j + 1, following
             continue
-        started = _start(lines[j])
-        if started is None or started[0] != run.prefix or started[2] != run.separator:
+        if started is None or not _same(run, started):
             break
         run.at.append(j)
-        text, j = _pieces(run, started[1], j)
-        run.texts.append(text)
+        j, started = _row(run, started, j)
     run.end = j
 
 
-def _continues(run: _Run, line: str) -> bool:
-    """True when `line` starts a row of this run."""
-    started = _start(line)
-    return started is not None and started[0] == run.prefix and started[2] == run.separator
+def _same(run: _Run, started: _Start | None) -> bool:
+    """True when a line that starts as `started` starts a row of this run."""
+    return started is not None and started.prefix == run.prefix and started.separator == run.separator
 
 
-def _pieces(run: _Run, body: str, j: int) -> tuple[str, int]:
-    """The row starting on `lines[j]` (its text `body`) with the lines a GUI broke off it joined on,
-    and the index of the line after it. A tab-separated row goes on while it has fewer fields than
-    any order, and on over a line after a tab, or starting with one (phpMyAdmin's NULL cells)."""
+def _row(run: _Run, started: _Start, j: int) -> tuple[int, _Start | None]:
+    """Add the row starting on `lines[j]`, with the lines a GUI broke off it joined on; returns the
+    index of the line after it and how that line starts. A tab-separated row goes on while it has
+    fewer fields than any order, and on over a line after a tab, or starting with one (phpMyAdmin's
+    NULL cells)."""
     lines = run.lines
+    body = started.body
     k = j + 1
+    following = _start(lines[k]) if k < len(lines) else None
     if run.separator == "\t" and not run.prefix:
-        while k < len(lines) and k - j < _MAX_PIECES and lines[k].strip(" ") and _start(lines[k]) is None:
+        while k < len(lines) and k - j < _MAX_PIECES and lines[k].strip(" ") and following is None:
             if body.count("\t") + 1 >= min(ORDERS) and not (body.endswith("\t") or lines[k].startswith("\t")):
                 break
             body += lines[k]
             k += 1
+            following = _start(lines[k]) if k < len(lines) else None
     run.joined += k - j - 1
-    return body, k
+    run.texts.append(body)
+    if run.separator != " ":
+        run.rows.append(_cells(body, run.separator) if k > j + 1 else started.cells)
+    return k, following
 
 
-def _fitting(run: _Run) -> list[tuple[Order, list[list[str]]]]:
-    """Each column order all the rows fit, with their cells in it."""
+Fit = tuple[Order, list[list[str]]]  # a column order the rows fit, and their cells in it
+
+
+def _fitting(run: _Run) -> tuple[list[Fit], bool]:
+    """The column orders the rows fit, the likeliest first, and whether all of them fit (else all
+    but the last, which a cut paste leaves short)."""
     if run.separator == " ":
         return _placed(run)
-    rows = [_cells(text, run.separator) for text in run.texts]
+    fitting = _orders_fitting(run.rows)
+    if fitting or len(run.rows) < 2:
+        return fitting, True
+    return _orders_fitting(run.rows[:-1]), False
+
+
+def _orders_fitting(rows: list[list[str]]) -> list[Fit]:
+    """The column orders these rows of fields fit, with their cells."""
     fitting = []
     for drop in (False, True):
         # A tab that ends every row is the row's end (phpMyAdmin), or an empty last cell.
@@ -186,24 +247,44 @@ def _fitting(run: _Run) -> list[tuple[Order, list[list[str]]]]:
     return fitting
 
 
-def _placed(run: _Run) -> list[tuple[Order, list[list[str]]]]:
-    """Each column order the rows of words separated by single spaces can be placed in, one way
-    each (`shapes.place`), with their cells: those that leave fewer cells empty first, then the
-    likelier."""
-    fitting = []
-    for order in PREFERRED:
-        rows = []
-        for text in run.texts:
-            cells, _ = place(list(order.columns), text)
-            if cells is None:
-                break
-            rows.append(cells)
-        else:
-            fitting.append((order, rows))
+def _placed(run: _Run) -> tuple[list[Fit], bool]:
+    """The column orders rows of words separated by single spaces can be placed in (`shapes.place`),
+    the one taken first with the cells of every row, and whether all rows fit (else all but the
+    last). The orders are chosen on the first rows; the rest go into the first that takes them
+    (but maybe the last)."""
+    texts = run.texts
+    if len(texts) <= _SAMPLE:
+        fitting = _orders_placing(texts)
+        if fitting or len(texts) < 2:
+            return fitting, True
+        return _orders_placing(texts[:-1]), False
+    sample = _orders_placing(texts[:_SAMPLE])
+    for index, (order, rows) in enumerate(sample):
+        rest = _place_all(order, texts[_SAMPLE:])
+        if len(rest) >= len(texts) - _SAMPLE - 1:
+            return [(order, rows + rest), *sample[:index], *sample[index + 1 :]], len(rest) == len(texts) - _SAMPLE
+    return [], True
+
+
+def _orders_placing(texts: list[str]) -> list[Fit]:
+    """The orders every row goes into, with their cells: those leaving fewer cells empty first,
+    then the likelier."""
+    fitting = [(order, rows) for order in PREFERRED if len(rows := _place_all(order, texts)) == len(texts)]
     return sorted(fitting, key=lambda fit: sum(cell == "" for row in fit[1] for cell in row))
 
 
-def _result(run: _Run, fitting: list[tuple[Order, list[list[str]]]]) -> ResultSet:
+def _place_all(order: Order, texts: list[str]) -> list[list[str]]:
+    """The cells of the rows placed in `order`, up to the first that does not go into it."""
+    rows = []
+    for text in texts:
+        cells, _ = place(list(order.columns), text)
+        if cells is None:
+            break
+        rows.append(cells)
+    return rows
+
+
+def _result(run: _Run, fitting: list[Fit]) -> ResultSet:
     """The rows in the first order that fits, with notices on how they were read."""
     order, rows = fitting[0]
     table = [{name: value(cell) for name, cell in zip(order.columns, row, strict=True)} for row in rows]
@@ -255,7 +336,7 @@ def _refusal(run: _Run) -> ParseError:
     )
     if run.separator == " ":
         return ParseError(f"{what}, but no column order EXPLAIN prints fits {their} values.", line=numbers[0])
-    rows = [_cells(text, run.separator) for text in run.texts]
+    rows = run.rows
     other = next((index for index, row in enumerate(rows) if len(row) != len(rows[0])), None)
     if other is not None:
         return ParseError(

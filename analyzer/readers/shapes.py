@@ -210,19 +210,21 @@ def place(columns: list[str], line: str) -> tuple[list[str] | None, int]:
     cells = []
     at = 0
     for column in range(len(columns)):
-        take = ways[(column, at)][2]
+        way = ways.get((column, at))  # on the best way, every step is known
+        take = way[2] if way is not None else 0
         cells.append(line[spans[at][0] : spans[at + take - 1][1]] if take else "")
         at += take
     return (None, 0) if _disagrees(dict(zip(columns, cells, strict=True)), tuple(columns)) is not None else (cells, 1)
 
 
-def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], _Way]:
+def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], _Way | None]:
     """The best ways to place the rest of the words from each (column, word) reached from the
     start where they can be placed (cells are tried left to right: a cell that does not fit ends
     a way at once)."""
     words = len(spans)
     last = len(columns) - 1
     ways: dict[tuple[int, int], _Way | None] = {}
+    limits = [_TAKES.get(name, (1, 1)) for name in columns]
 
     def solve(column: int, at: int) -> _Way | None:
         """The best ways to place the words from `at` on into the cells from `column` on."""
@@ -232,7 +234,7 @@ def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[t
             return ways[(column, at)]
         name = columns[column]
         best: _Way | None = None
-        for take in _takes(name, column == last, words - at):
+        for take in _takes(name, column == last, words - at, limits[column]):
             if take and not fits(name, line[spans[at][0] : spans[at + take - 1][1]]):
                 continue
             # Every empty cell is a word fewer than cells: with too many, no way is taken anyway.
@@ -243,17 +245,17 @@ def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[t
             if best is None or empty < best[0]:
                 best = (empty, rest[1], take)
             elif empty == best[0]:
-                best = (empty, min(2, best[1] + rest[1]), best[2])
+                best = (empty, 2, best[2])  # two ways or more
         ways[(column, at)] = best
         return best
 
     solve(0, 0)
-    return {key: way for key, way in ways.items() if way is not None}
+    return ways
 
 
-def _takes(name: str, last: bool, left: int) -> range:
-    """How many words the cell of column `name` may take when `left` words are left."""
+def _takes(name: str, last: bool, left: int, limits: tuple[int, int]) -> range:
+    """How many words the cell of column `name` (taking from `limits[0]` to `limits[1]` words) may
+    take when `left` words are left."""
     if name == "extra":
         return range(left, left + 1) if last else range(left + 1)
-    low, high = _TAKES.get(name, (1, 1))
-    return range(low, min(high, left) + 1)
+    return range(limits[0], (limits[1] if limits[1] < left else left) + 1)

@@ -152,11 +152,32 @@ def test_single_spaced_rows_that_fit_no_order_are_refused():
     assert error.value.line == 1
 
 
+ROW10 = "1\tSIMPLE\tt\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing where\n"
+
+
 def test_a_row_with_other_fields_than_the_rest_is_refused():
-    text = "1\tSIMPLE\tt\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing where\n1\tSIMPLE\tu\tALL\tNULL\tNULL\t10\tx\n"
     with pytest.raises(ParseError) as error:
-        parse(text)
+        parse(ROW10 + "1\tSIMPLE\tu\tALL\tNULL\tNULL\t10\tUsing where\n" + ROW10)
     assert "line 2 has 8 fields where line 1 has 10" in error.value.message
+
+
+@pytest.mark.parametrize(
+    "last",
+    ["1\tSIMPLE\tu\tALL\tNULL\tNU", "1 SIMPLE u ALL NULL NU"],
+    ids=["tabs", "single-spaces"],
+)
+def test_a_last_row_cut_short_is_left_out_and_flagged(last):
+    tabs = "\t" in last
+    first = ROW10 if tabs else ROW10.replace("\t", " ")
+    plan = parse(first + first + last)
+    assert plan.truncated
+    assert any("The last row (line 3)" in notice and "cut short" in notice for notice in plan.notices)
+    if tabs:
+        assert plan.rows[2] == {**dict.fromkeys(plan.columns, "…"), "id": "1", "select_type": "SIMPLE", "table": "u",
+                                "type": "ALL", "possible_keys": None, "key": "NU…"}  # fmt: skip
+        assert plan.affected_rows == [2]
+    else:
+        assert [row["table"] for row in plan.rows] == ["t", "t"]
 
 
 def test_chat_right_after_the_rows_is_flagged():
