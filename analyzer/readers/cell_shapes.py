@@ -212,6 +212,13 @@ _EXTRA_HEADS = tuple(
 _KNOWN_STARTS = tuple(_EXTRA_ITEMS) + _EXTRA_HEADS
 
 
+def starts_extra_item(text: str) -> bool:
+    """True when `text` starts with one of the Extra items the servers print (`Using where`,
+    `Range checked for each record (index map: 0x1)`), not NULL."""
+    folded = text.casefold()
+    return not folded.startswith("null") and folded.startswith(_KNOWN_STARTS)
+
+
 def stops_inside(column: str, value: str) -> bool:
     """True when a value that ends where its line ends visibly stops inside something: an unclosed
     parenthesis, after a separator, or (Extra) in an item, where it is the start of a longer one

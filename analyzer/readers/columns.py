@@ -24,7 +24,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from analyzer.model import ParseError
-from analyzer.readers.headerless import ROW_START_RE, check_what_follows, read_headerless, starts_row
+from analyzer.readers.cell_shapes import starts_extra_item
+from analyzer.readers.headerless import ROW_START_RE, check_what_follows, flag_cut_values, read_headerless, starts_row
 from analyzer.readers.resultset import EXPLAIN_COLUMNS, ResultSet, value
 from analyzer.readers.shapes import fits, misfit, place
 from analyzer.readers.table import is_border
@@ -46,12 +47,6 @@ _MAX_HEADER = 400  # characters: a header holds at most 14 names
 _WORD_RE = re.compile(r"\S+")
 _RULE_RE = re.compile(r"\s*[-=+ ]*-[-=+ ]*$")  # dashes under a header
 _SPACES_RE = re.compile(r" {2,}")
-# How the Extra items a server prints start: text wrapped onto a line of its own reads as Extra.
-_EXTRA_ITEM_RE = re.compile(
-    r"(?:Using |Range checked|Distinct|Not exists|Impossible |No tables|No matching|Select tables|Full scan"
-    r"|Start temporary|End temporary|FirstMatch|LooseScan|Backward index|Zero limit|const row|unique row"
-    r"|Scanned|Rematerialize|Recursive|Skip_open_table|Open_)"
-)
 _MAX_CONTINUED = 20  # continuation lines of one row (the manual wraps a cell over three)
 _LIST_COLUMNS = frozenset({"partitions", "possible_keys", "key", "key_len", "ref"})
 _ALWAYS_SHOWN = frozenset({"id", "select_type", "table", "type"})  # never blank in a row (NULL at least)
@@ -273,7 +268,7 @@ def _continue_row(grid: _Grid, line: str, spans: list[tuple[int, int, int, int]]
     text = line.strip()
     if joined is not None:
         grid.rejoined.append(number)
-    elif "extra" in columns and not row[columns.index("extra")] and _EXTRA_ITEM_RE.match(text):
+    elif "extra" in columns and not row[columns.index("extra")] and starts_extra_item(text):
         joined = [text if column == "extra" else cell for column, cell in zip(columns, row, strict=True)]
         grid.as_extra.append(number)
     else:
@@ -321,6 +316,7 @@ def _spaced_result(grid: _Grid) -> ResultSet | ParseError:
     rows = [{name: value(cell) for name, cell in zip(columns, row, strict=True)} for row in grid.rows]
     result = ResultSet("tsv", list(columns), rows, header_line, notices=_spaced_notices(grid))
     result.uncertain = bool(grid.placed or grid.as_extra)
+    flag_cut_values(result, grid.row_lines)
     return result
 
 

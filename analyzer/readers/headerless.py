@@ -7,9 +7,8 @@ and a select_type is read when its values fit one of the column orders EXPLAIN p
 one order fits, or when the cells had to be placed by their shapes.
 
 - Fields separated by tabs, runs of two or more spaces or `|` (a `|` beside a space, when MariaDB's
-  `ref|filter` is among them) give the number of columns. A row a GUI broke over lines (phpMyAdmin
-  puts every NULL cell on a line of its own) is joined back first, and a tab ending every row is
-  taken as its end rather than an empty cell when the rows then fit.
+  `ref|filter` is among them) give the number of columns; a tab ending every row (phpMyAdmin's
+  copy) is taken as its end rather than an empty cell when the rows then fit.
 - Words separated by single spaces are placed into each order by their shapes (`shapes.place`).
 - A code comment's marker before every row (`#`, `--`, `//`) comes off.
 
@@ -22,10 +21,11 @@ import re
 from dataclasses import dataclass, field, replace
 
 from analyzer.model import ParseError
+from analyzer.readers.cell_shapes import SELECT_TYPES, stops_inside
 from analyzer.readers.resultset import CUT, ResultSet, value
-from analyzer.readers.shapes import ORDERS, PREFERRED, SELECT_TYPES, Order, misfit, place
+from analyzer.readers.shapes import ORDERS, PREFERRED, Order, misfit, place
 from analyzer.readers.table import is_border
-from analyzer.wording import plural
+from analyzer.wording import describe_lines
 
 # An id, then a select_type, at the start of a line (behind a comment's marker, maybe).
 ROW_START_RE = re.compile(
@@ -36,7 +36,6 @@ _COMMENT_RE = re.compile(r"\s*(#|--|//) *")
 _SPACES_RE = re.compile(r" {2,}")
 _SPACED_PIPE_RE = re.compile(r" +\| *|\| +")
 _SEPARATED_BY = {"\t": "tabs", "|": "'|'", "  ": "runs of spaces", " ": "single spaces"}
-_MAX_PIECES = 40  # lines one row may be broken over (a GUI puts each NULL cell on two)
 _SAMPLE = 20  # rows the column order of rows with single spaces is chosen on
 
 Read = tuple[ResultSet | ParseError | None, int]
@@ -50,10 +49,9 @@ class _Run:
     numbers: list[int]
     prefix: str  # the comment marker before every row, or ''
     separator: str  # "\t", "|", "  " or " "
-    texts: list[str] = field(default_factory=list)  # each row, its pieces joined, without the prefix
+    texts: list[str] = field(default_factory=list)  # each row, without the comment marker
     rows: list[list[str]] = field(default_factory=list)  # each row's fields (not for single spaces)
     at: list[int] = field(default_factory=list)  # index of each row's first line
-    joined: int = 0  # lines joined onto the row before them
     end: int = 0  # index of the line after the run
 
 
@@ -140,16 +138,36 @@ def _add_cut_row(result: ResultSet, run: _Run) -> None:
     number = run.numbers[run.at[-1]]
     if run.separator == " ":
         result.notices.append(
-            f"The last row (line {number}) fits no column order with the others: it looks cut short, and is left out."
+            f"The last row (line {number}) fits no column order with the others: it looks truncated, and is left out."
         )
         return
     fields = run.rows[-1]
     cells = [*fields[:-1], fields[-1] + CUT] + [CUT] * (len(result.columns) - len(fields))
     result.rows.append({name: value(cell) for name, cell in zip(result.columns, cells, strict=True)})
-    result.affected_rows = [len(result.rows) - 1]
+    result.affected_rows.append(len(result.rows) - 1)
     result.notices.append(
-        f"The last row (line {number}) stops after {len(fields)} of its {len(result.columns)} fields: it looks cut "
-        f"short. A cut cell ends in '{CUT}', a missing one is '{CUT}'."
+        f"The last row (line {number}) has fewer fields than the others: it looks truncated. Its fields are read "
+        f"in order; the last ends in '{CUT}' and the missing ones are '{CUT}'."
+    )
+
+
+def flag_cut_values(result: ResultSet, numbers: list[int]) -> None:
+    """Flag the rows (on lines `numbers`) whose last value visibly stops inside a word or an item
+    (`cell_shapes.stops_inside`: `Using whe`, `Using join buffer (flat, BNL`): the lines were cut."""
+    cut: list[int] = []
+    for index, row in enumerate(result.rows):
+        column = next((name for name in reversed(result.columns) if row.get(name)), None)
+        text = row[column] if column is not None else None
+        if column is not None and text is not None and not text.endswith(CUT) and stops_inside(column, text):
+            row[column] = text + CUT
+            cut.append(index)
+    if not cut:
+        return
+    result.truncated = True
+    result.affected_rows = sorted({*result.affected_rows, *cut})
+    result.notices.append(
+        f"The values at the end of {describe_lines([numbers[index] for index in cut])} stop inside a word or an item: "
+        f"the lines look truncated. A cut value ends in '{CUT}'."
     )
 
 
@@ -173,49 +191,27 @@ def _has_header(lines: list[str], start: int, started: _Start) -> bool:
 
 def _collect(run: _Run, first: int, started: _Start | None) -> None:
     """The rows from `lines[first]` (which starts as `started`) on: lines that start rows with the
-    same marker and separator, each with the lines a GUI broke off it, and the borders around them."""
+    same marker and separator, and the borders around them."""
     lines = run.lines
     j = first
     while j < len(lines):
+        following = _start(lines[j + 1]) if j + 1 < len(lines) else None
         if run.separator == "|" and is_border(lines[j]):
-            following = _start(lines[j + 1]) if j + 1 < len(lines) else None
             if j + 1 < len(lines) and lines[j + 1].strip() and not _same(run, following):
                 break  # the border of something else
-            j, started = j + 1, following
-            continue
-        if started is None or not _same(run, started):
+        elif started is not None and _same(run, started):
+            run.at.append(j)
+            run.texts.append(started.body)
+            run.rows.append(started.cells)
+        else:
             break
-        run.at.append(j)
-        j, started = _row(run, started, j)
+        j, started = j + 1, following
     run.end = j
 
 
 def _same(run: _Run, started: _Start | None) -> bool:
     """True when a line that starts as `started` starts a row of this run."""
     return started is not None and started.prefix == run.prefix and started.separator == run.separator
-
-
-def _row(run: _Run, started: _Start, j: int) -> tuple[int, _Start | None]:
-    """Add the row starting on `lines[j]`, with the lines a GUI broke off it joined on; returns the
-    index of the line after it and how that line starts. A tab-separated row goes on while it has
-    fewer fields than any order, and on over a line after a tab, or starting with one (phpMyAdmin's
-    NULL cells)."""
-    lines = run.lines
-    body = started.body
-    k = j + 1
-    following = _start(lines[k]) if k < len(lines) else None
-    if run.separator == "\t" and not run.prefix:
-        while k < len(lines) and k - j < _MAX_PIECES and lines[k].strip(" ") and following is None:
-            if body.count("\t") + 1 >= min(ORDERS) and not (body.endswith("\t") or lines[k].startswith("\t")):
-                break
-            body += lines[k]
-            k += 1
-            following = _start(lines[k]) if k < len(lines) else None
-    run.joined += k - j - 1
-    run.texts.append(body)
-    if run.separator != " ":
-        run.rows.append(_cells(body, run.separator) if k > j + 1 else started.cells)
-    return k, following
 
 
 Fit = tuple[Order, list[list[str]]]  # a column order the rows fit, and their cells in it
@@ -295,11 +291,6 @@ def _result(run: _Run, fitting: list[Fit]) -> ResultSet:
     result.notices.append(f"{span} {have} no header; read as {order.name} because {their} values fit them.")
     if run.prefix:
         result.notices.append(f"Took the comment marker '{run.prefix}' off {span[0].lower()}{span[1:]}.")
-    if run.joined:
-        result.notices.append(
-            f"Joined {plural(run.joined, 'line')} onto the rows they were broken off (a GUI client puts NULL cells "
-            "on lines of their own)."
-        )
     if run.separator == " ":
         result.uncertain = True
         result.notices.append(
@@ -309,6 +300,7 @@ def _result(run: _Run, fitting: list[Fit]) -> ResultSet:
     if len(fitting) > 1:
         result.uncertain = True
         result.notices.append(f"They fit {fitting[1][0].name} as well: which columns they are is a guess.")
+    flag_cut_values(result, [numbers[k] for k in run.at])
     check_what_follows(result, run.lines, numbers, run.end)
     return result
 

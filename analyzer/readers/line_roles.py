@@ -168,13 +168,17 @@ def _taken(
     cleaned: Cleaned, query_at: int | None, roles: list[Role | None], filled: list[bool]
 ) -> list[tuple[int, Role | None, bool]]:
     """Give the lines the cleanup emptied their role in `roles` and `filled` (over whatever a reader
-    made of the empty lines they became); return the entries of the lines it dropped (code fences)."""
+    made of the empty lines they became); return the entries of the lines it dropped: code fences,
+    and lines put back at the end of another, which share its role."""
     numbers = cleaned.numbers
     query_number = numbers[query_at] if query_at is not None else None
     dropped: list[tuple[int, Role | None, bool]] = []
     for first, last, kind in cleaned.taken:
         if kind == "fence":
             dropped.append((first, FENCE, True))
+            continue
+        if kind == "joined":
+            dropped.append((first, roles[bisect_right(numbers, first) - 1], True))
             continue
         role = QUERY if first == query_number else _TAKEN[kind]
         start, end = bisect_left(numbers, first), bisect_right(numbers, last)

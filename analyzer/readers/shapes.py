@@ -1,5 +1,8 @@
 """What the values of each EXPLAIN column look like, and rows placed into columns by those shapes.
 
+`cell_shapes` scores how well a cell fits a column, to align the cells of hand-padded grid copies;
+here a cell fits a column or not, and rows are read only where that leaves one way.
+
 `fits(column, cell)` tells whether a printed cell could stand in a column: id an integer,
 select_type one of the server's words, type an access type, key_len and rows numbers, filtered a
 percentage, possible_keys, key and ref names (`const`, `db.t.col`, `func`), never a bare number,
@@ -22,40 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-SELECT_TYPES = frozenset(
-    {
-        "SIMPLE",
-        "PRIMARY",
-        "UNION",
-        "DEPENDENT UNION",
-        "UNION RESULT",
-        "SUBQUERY",
-        "DEPENDENT SUBQUERY",
-        "DERIVED",
-        "DEPENDENT DERIVED",
-        "LATERAL DERIVED",
-        "MATERIALIZED",
-        "UNCACHEABLE SUBQUERY",
-        "UNCACHEABLE UNION",
-        "INTERSECT",
-        "INTERSECT RESULT",
-        "EXCEPT",
-        "EXCEPT RESULT",
-        "UNIT RESULT",
-        "PUSHED DERIVED",
-        "PUSHED SELECT",
-        "PUSHED UNION",
-        "INSERT",
-        "UPDATE",
-        "DELETE",
-        "REPLACE",
-    }
-)
-# MySQL's and MariaDB's access types; MariaDB adds `|filter` when a rowid filter is used.
-_ACCESS_RE = re.compile(
-    r"(?:system|const|eq_ref|ref|fulltext|ref_or_null|index_merge|unique_subquery|index_subquery|range|index|ALL"
-    r"|hash_ALL|hash_range|hash_index|hash_index_merge)(?:\|filter)?"
-)
+from analyzer.readers.cell_shapes import SELECT_TYPES, access_type
+
 _INTEGER_RE = re.compile(r"\d{1,20}")
 _LENGTHS_RE = re.compile(r"\d{1,20}(?:[,|]\d{1,20})*")  # `4`, `4,4` (index merge), `4|1` (rowid filter)
 _ROWS_RE = re.compile(r"\d{1,20}(?: \(\d{1,3}(?:\.\d{1,6})?%\))?")  # MariaDB: `4 (15%)`
@@ -102,7 +73,7 @@ _SHAPES: dict[str, Callable[[str], bool]] = {
     "select_type": lambda cell: cell in SELECT_TYPES,
     "table": _word,
     "partitions": _names(_COMMA_RE),
-    "type": lambda cell: _ACCESS_RE.fullmatch(cell) is not None,
+    "type": lambda cell: access_type(cell) is not None,
     "possible_keys": _names(_COMMA_RE),
     "key": _names(_KEY_SEPARATOR_RE),
     "key_len": lambda cell: _LENGTHS_RE.fullmatch(cell) is not None,

@@ -102,9 +102,10 @@ class Cleaned:
     queries: list[tuple[int, str]] = field(default_factory=list)  # (line index, SQL) of each EXPLAIN typed
     terminal_width: int | None = None  # the width a terminal wrapped lines at, when known
     # What the cleanup took out, as (first, last, kind) in line numbers of the paste: kind is "fence"
-    # (a dropped code fence line), "prompt" or "statement" (a statement typed at a prompt or without
-    # one), "status" (`N rows in set`) or "note" (a `Note (Code …)` warning); all but fences are
-    # left as empty lines.
+    # (a dropped code fence line), "joined" (a line put back at the end of the one before it),
+    # "prompt" or "statement" (a statement typed at a prompt or without one), "status" (`N rows in
+    # set`) or "note" (a `Note (Code …)` warning); all but fences and joined lines are left as empty
+    # lines.
     taken: list[tuple[int, int, str]] = field(default_factory=list)
     # A decoding of the whole paste (quoted-printable, escaped line breaks, tables flattened onto
     # one line) joined or split its lines: `numbers` count the decoded lines, not the paste's.
@@ -148,7 +149,7 @@ def clean(text: str) -> Cleaned:
         lines, numbers = [lines[i] for i in kept], [numbers[i] for i in kept]
     lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
     if "\t" in text:
-        lines, numbers = _rejoin_cells_on_own_lines(lines, numbers, notices)
+        lines, numbers = _rejoin_cells_on_own_lines(lines, numbers, notices, taken)
     lines = _dedent(lines, notices, quoted_only=True)  # an indented quote: the quoting comes off next
     lines, margins = _strip_quoting(lines, notices)
     if _NUMBERED_RE.search("\n".join(lines)):
@@ -254,12 +255,16 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
     return kept
 
 
-def _rejoin_cells_on_own_lines(lines: list[str], numbers: list[int], notices: list[str]) -> tuple[list[str], list[int]]:
+def _rejoin_cells_on_own_lines(
+    lines: list[str], numbers: list[int], notices: list[str], taken: list[tuple[int, int, str]]
+) -> tuple[list[str], list[int]]:
     """Rejoin the tab-separated rows of a web page's table copied as text, where every cell the
     page printed in its own block (phpMyAdmin's italic `NULL`) went onto a line of its own: a row
-    line ending with a tab, the indented `NULL`, then a line going on after a tab."""
+    line ending with a tab, the indented `NULL`, then a line going on after a tab. The lines put
+    back go to `taken`."""
     out: list[str] = []
     kept: list[int] = []
+    put_back: list[int] = []  # numbers of the lines put back
     joined = 0
     after_cell = False  # the last line taken in was a cell alone: a tab line goes on with the row
     for i, line in enumerate(lines):
@@ -269,9 +274,11 @@ def _rejoin_cells_on_own_lines(lines: list[str], numbers: list[int], notices: li
             out[-1] += lone.group(1)
             joined += 1
             after_cell = True
+            put_back.append(numbers[i])
         elif out and after_cell and line.startswith("\t"):
             out[-1] += line
             after_cell = False
+            put_back.append(numbers[i])
         else:
             out.append(line)
             kept.append(numbers[i])
@@ -279,6 +286,7 @@ def _rejoin_cells_on_own_lines(lines: list[str], numbers: list[int], notices: li
     if not joined:
         return lines, numbers
     notices.append(f"Put back {plural(joined, 'cell')} that a web page's table copy put on a line of its own.")
+    taken += [(number, number, "joined") for number in put_back]
     return out, kept
 
 

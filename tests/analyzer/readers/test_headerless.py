@@ -113,7 +113,7 @@ PHPMYADMIN = (
 )
 
 
-def test_rows_a_gui_broke_at_their_null_cells_are_joined_and_their_closing_tab_dropped():
+def test_phpmyadmin_rows_broken_at_their_null_cells_and_ending_in_a_tab():
     plan = parse(PHPMYADMIN)
     assert plan.columns == [
         "id",
@@ -132,7 +132,8 @@ def test_rows_a_gui_broke_at_their_null_cells_are_joined_and_their_closing_tab_d
         ("people", "PRIMARY", "PRIMARY", "db.movies.id", "2", "Using index"),
     ]
     assert not plan.uncertain and not plan.truncated
-    assert any(notice.startswith("Joined 4 lines onto the rows") for notice in plan.notices)
+    # The cells put back are the plan's lines too.
+    assert [(span.first, span.last, span.role) for span in plan.lines] == [(1, 1, "ignored"), (3, 8, "plan")]
 
 
 def test_a_row_typed_with_single_spaces_behind_a_comment_marker():
@@ -171,7 +172,7 @@ def test_a_last_row_cut_short_is_left_out_and_flagged(last):
     first = ROW10 if tabs else ROW10.replace("\t", " ")
     plan = parse(first + first + last)
     assert plan.truncated
-    assert any("The last row (line 3)" in notice and "cut short" in notice for notice in plan.notices)
+    assert any("The last row (line 3)" in notice and "truncated" in notice for notice in plan.notices)
     if tabs:
         assert plan.rows[2] == {**dict.fromkeys(plan.columns, "…"), "id": "1", "select_type": "SIMPLE", "table": "u",
                                 "type": "ALL", "possible_keys": None, "key": "NU…"}  # fmt: skip
@@ -207,3 +208,18 @@ def test_any_single_spaced_header_less_plan_is_read_exactly_and_flagged_or_refus
     assert read.uncertain
     if not any("as well" in notice for notice in read.notices):
         assert read.columns == columns and read.rows == expected_rows(columns, rows)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1\tSIMPLE\tt\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing whe\n",
+        "table type possible_keys key key_len ref rows Extra\nt ALL NULL NULL NULL NULL 10 Using join buffer (flat, BNL\n",
+    ],
+    ids=["header-less", "spaced-header"],
+)
+def test_a_value_cut_inside_an_item_is_flagged(text):
+    plan = parse(text)
+    assert plan.truncated and plan.affected_rows == [0]
+    assert plan.rows[0]["extra"].endswith("…")
+    assert any("look truncated" in notice for notice in plan.notices)
