@@ -42,6 +42,7 @@ _LOWER_EXTRA = ("const row", "unique row", "no matching row")
 _MAX_WORDS = 3  # words read per column: more than any cell but Extra takes (`DEPENDENT SUBQUERY`, `4 (15%)`)
 _MAX_EMPTY = 2  # cells a row placed by shape may leave empty
 _SHORT = 64  # characters of a cell whose fit is remembered
+_SHORT_ROW = 400  # characters of a row whose placement is remembered
 
 
 def _word(cell: str) -> bool:
@@ -162,71 +163,75 @@ def _word_spans(line: str, limit: int) -> list[tuple[int, int]]:
     return spans
 
 
-# The best ways to place the words from some point on: how many cells they leave empty, how many
-# ways do so (2 means two or more), and how many words the first cell takes.
-_Way = tuple[int, int, int]
-
-
 def place(columns: list[str], line: str) -> tuple[list[str] | None, int]:
     """The cells of a row whose words are separated by single spaces, placed by their shapes; and
     how many ways fit with the fewest empty cells (0, 1, or 2 for two or more). The cells are None
     unless exactly one way fits best, leaving at most two cells empty, and its cells agree."""
+    if len(line) > _SHORT_ROW:
+        return _place(tuple(columns), line)
+    cells, ways = _place_short(tuple(columns), line)  # rows repeat in a paste: short ones are remembered
+    return (list(cells) if cells is not None else None), ways
+
+
+@lru_cache(maxsize=1024)
+def _place_short(columns: tuple[str, ...], line: str) -> tuple[tuple[str, ...] | None, int]:
+    """`_place`, remembered (its cells as a tuple, which cannot be changed)."""
+    cells, ways = _place(columns, line)
+    return (tuple(cells) if cells is not None else None), ways
+
+
+def _place(columns: tuple[str, ...], line: str) -> tuple[list[str] | None, int]:
+    """`place` for `columns` as a tuple."""
     spans = _word_spans(line, _MAX_WORDS * len(columns) + 1)
-    ways = _ways(columns, line, spans)
-    best = ways.get((0, 0))
-    if best is None or best[0] > _MAX_EMPTY:
+    steps = _steps(columns, line, spans)
+    end = steps[-1].get(len(spans)) if steps else None
+    if end is None:
         return None, 0
-    if best[1] > 1:
-        return None, best[1]
-    cells = []
-    at = 0
-    for column in range(len(columns)):
-        way = ways.get((column, at))  # on the best way, every step is known
-        take = way[2] if way is not None else 0
-        cells.append(line[spans[at][0] : spans[at + take - 1][1]] if take else "")
-        at += take
-    return (None, 0) if _disagrees(dict(zip(columns, cells, strict=True)), tuple(columns)) is not None else (cells, 1)
+    if end[1] > 1:
+        return None, end[1]
+    cells = [""] * len(columns)
+    at = len(spans)
+    for column in reversed(range(len(columns))):
+        before = steps[column][at][2]
+        if before < at:
+            cells[column] = line[spans[before][0] : spans[at - 1][1]]
+        at = before
+    return (None, 0) if _disagrees(dict(zip(columns, cells, strict=True)), columns) is not None else (cells, 1)
 
 
-def _ways(columns: list[str], line: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], _Way | None]:
-    """The best ways to place the rest of the words from each (column, word) reached from the
-    start where they can be placed (cells are tried left to right: a cell that does not fit ends
-    a way at once)."""
+# How the words up to some point were best placed: the cells left empty, how many ways do so
+# (2 means two or more), and where the last cell's words start.
+_Step = tuple[int, int, int]
+
+
+def _steps(columns: tuple[str, ...], line: str, spans: list[tuple[int, int]]) -> list[dict[int, _Step]]:
+    """Column by column, where the words placed so far can end (the index of the next word) and
+    the best way there; empty when some column takes no way. A cell that does not fit ends a way
+    at once, and so do more empty cells than a row may leave."""
     words = len(spans)
     last = len(columns) - 1
-    ways: dict[tuple[int, int], _Way | None] = {}
-    limits = [_TAKES.get(name, (1, 1)) for name in columns]
-
-    def solve(column: int, at: int) -> _Way | None:
-        """The best ways to place the words from `at` on into the cells from `column` on."""
-        if column > last:
-            return (0, 1, 0) if at == words else None
-        if (column, at) in ways:
-            return ways[(column, at)]
-        name = columns[column]
-        best: _Way | None = None
-        for take in _takes(name, column == last, words - at, limits[column]):
-            if take and not fits(name, line[spans[at][0] : spans[at + take - 1][1]]):
-                continue
-            # Every empty cell is a word fewer than cells: with too many, no way is taken anyway.
-            rest = solve(column + 1, at + take) if column + 1 - at - take <= _MAX_EMPTY else None
-            if rest is None:
-                continue
-            empty = rest[0] + (take == 0)
-            if best is None or empty < best[0]:
-                best = (empty, rest[1], take)
-            elif empty == best[0]:
-                best = (empty, 2, best[2])  # two ways or more
-        ways[(column, at)] = best
-        return best
-
-    solve(0, 0)
-    return ways
-
-
-def _takes(name: str, last: bool, left: int, limits: tuple[int, int]) -> range:
-    """How many words the cell of column `name` (taking from `limits[0]` to `limits[1]` words) may
-    take when `left` words are left."""
-    if name == "extra":
-        return range(left, left + 1) if last else range(left + 1)
-    return range(limits[0], (limits[1] if limits[1] < left else left) + 1)
+    steps: list[dict[int, _Step]] = []
+    frontier: dict[int, _Step] = {0: (0, 1, 0)}
+    for column, name in enumerate(columns):
+        low, high = _TAKES.get(name, (1, 1))
+        rest = name == "extra"  # Extra takes what is left (maybe nothing), the last column all of it
+        reached: dict[int, _Step] = {}
+        for at, (empty, count, _) in frontier.items():
+            left = words - at
+            if rest:
+                takes = range(left, left + 1) if column == last else range(left + 1)
+            else:
+                takes = range(low, (high if high < left else left) + 1)
+            for take in takes:
+                if take and not fits(name, line[spans[at][0] : spans[at + take - 1][1]]):
+                    continue
+                cost = empty + (take == 0)
+                known = reached.get(at + take)
+                if cost > _MAX_EMPTY or (known is not None and known[0] < cost):
+                    continue
+                reached[at + take] = (cost, count if known is None or known[0] > cost else 2, at)
+        if not reached:
+            return []
+        steps.append(reached)
+        frontier = reached
+    return steps
