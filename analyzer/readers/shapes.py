@@ -134,22 +134,32 @@ def _fits(column: str, cell: str) -> bool:
 
 
 def misfit(columns: tuple[str, ...], cells: list[str]) -> int | None:
-    """Index of the first cell that does not fit its column, or of one that does not agree with the
-    others (`_disagrees`); None when they all fit."""
-    pairs = list(zip(columns, cells, strict=True))
-    bad = next((k for k, (column, cell) in enumerate(pairs) if not fits(column, cell)), None)
-    return bad if bad is not None else _disagrees(dict(pairs), columns)
+    """Index of the first of `cells` (one per column) that does not fit its column, or of one that
+    does not agree with the others (`_disagrees`); None when they all fit."""
+    for k, column in enumerate(columns):
+        if not fits(column, cells[k]):
+            return k
+    return _disagrees(columns, cells)
 
 
-def _disagrees(row: dict[str, str], columns: tuple[str, ...]) -> int | None:
+def _disagrees(columns: tuple[str, ...], cells: list[str] | tuple[str, ...]) -> int | None:
     """Index of a cell that cannot go with the others in one row: a key is printed with its length
     (and a length only with a key), and a row without an access type reads no key."""
-    empty = {name for name, cell in row.items() if cell in ("", "NULL")}
-    if "key" in row and "key_len" in row and ("key" in empty) != ("key_len" in empty):
-        return columns.index("key_len")
-    if "type" in empty:
-        return next((columns.index(name) for name in ("key", "ref") if name in row and name not in empty), None)
+    at = _places(columns)
+    empty = [name in at and cells[at[name]] in ("", "NULL") for name in ("key", "key_len", "type", "ref")]
+    if "key" in at and "key_len" in at and empty[0] != empty[1]:
+        return at["key_len"]
+    if "type" in at and empty[2]:
+        return next(
+            (at[name] for name, blank in (("key", empty[0]), ("ref", empty[3])) if name in at and not blank), None
+        )
     return None
+
+
+@lru_cache(maxsize=64)
+def _places(columns: tuple[str, ...]) -> dict[str, int]:
+    """The index of each column."""
+    return {name: k for k, name in enumerate(columns)}
 
 
 def _word_spans(line: str, limit: int) -> list[tuple[int, int]]:
@@ -196,7 +206,7 @@ def _place(columns: tuple[str, ...], line: str) -> tuple[list[str] | None, int]:
         if before < at:
             cells[column] = line[spans[before][0] : spans[at - 1][1]]
         at = before
-    return (None, 0) if _disagrees(dict(zip(columns, cells, strict=True)), columns) is not None else (cells, 1)
+    return (None, 0) if _disagrees(columns, cells) is not None else (cells, 1)
 
 
 # How the words up to some point were best placed: the cells left empty, how many ways do so
