@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
 from analyzer.model import LineSpan, ParseError, Plan
@@ -159,23 +159,17 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
     ruled = [i for i, line in enumerate(lines) if "+=" in line and _DOUBLE_RULE_RE.match(line)]
     if ruled:
         # A grid table's header rule (Python tabulate, prettytable, Go table writers): `+====+`.
-        lines = list(lines)
-        for i in ruled:
-            lines[i] = lines[i].replace("=", "-")
+        lines = _rewritten(lines, ruled, lambda line: line.replace("=", "-"))
         notices.append(f"Read {plural(len(ruled), 'header rule')} drawn with '=' as '+---+'.")
     compact = _compact_markdown_lines(lines)
     if compact:
         # `|id|select_type|` (a GUI client's Markdown copy): spaced out the way tables are printed.
-        lines = list(lines)
-        for i in compact:
-            lines[i] = _spaced_pipes(lines[i])
+        lines = _rewritten(lines, compact, _spaced_pipes)
         notices.append(f"Spaced out {plural(len(compact), 'Markdown table line')} written without spaces around '|'.")
     tabbed = _tabbed_table_lines(lines)
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
-        lines = list(lines)
-        for i in tabbed:
-            lines[i] = expand_tabs(lines[i])
+        lines = _rewritten(lines, tabbed, expand_tabs)
         notices.append(f"Turned tabs back into spaces in {plural(len(tabbed), 'table line')}.")
     return lines, notices
 
@@ -290,6 +284,14 @@ def _lines_read(
 def _other_text_notice(other: list[int], numbers: list[int]) -> str:
     """The notice about the lines of other text (indexes `other`) that were left out."""
     return f"Ignored {plural(len(other), 'line')} of other text ({describe_lines([numbers[i] for i in other])})."
+
+
+def _rewritten(lines: list[str], indexes: list[int], rewrite: Callable[[str], str]) -> list[str]:
+    """A copy of `lines` with the lines at `indexes` rewritten."""
+    out = list(lines)
+    for i in indexes:
+        out[i] = rewrite(out[i])
+    return out
 
 
 def _compact_markdown_lines(lines: list[str]) -> list[int]:
