@@ -24,11 +24,13 @@ setup: venv
 run: setup
 	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-# Production-like: gunicorn, DEBUG off, whitenoise. Needs a real SECRET_KEY, or LOCAL_TRIAL=1.
+# Production-like: gunicorn supervising asyncio (uvicorn) workers, DEBUG off, whitenoise.
+# Needs a real SECRET_KEY, or LOCAL_TRIAL=1.
 serve: setup
 	DEBUG=0 $(PY) -m config.serve_guard
-	DEBUG=0 $(VENV)/bin/gunicorn config.wsgi:application --bind 127.0.0.1:$(PORT) \
-		--workers $(WEB_CONCURRENCY) --access-logfile - --forwarded-allow-ips 127.0.0.1
+	DEBUG=0 $(VENV)/bin/gunicorn config.asgi:application --worker-class config.serving.Worker \
+		--bind 127.0.0.1:$(PORT) --workers $(WEB_CONCURRENCY) --keep-alive 5 --graceful-timeout 10 \
+		--access-logfile - --forwarded-allow-ips 127.0.0.1
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -6,9 +6,12 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpResponse
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from config.unavailable import is_database_failure, unavailable_response
 
 
 def _message(detail: Any) -> str:
@@ -26,12 +29,14 @@ def _message(detail: Any) -> str:
 logger = logging.getLogger("config.api")
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+def exception_handler(exc: Exception, context: dict[str, Any]) -> HttpResponse | None:
     """Wrap DRF's handler so every error body is `{"error": "<one readable sentence>"}`.
 
     An unexpected exception is logged with its traceback and answered with a JSON 500, so API
     clients never have to read an HTML error page (with DEBUG on, Django's debug page instead).
     """
+    if is_database_failure(exc):
+        return unavailable_response(context["request"], exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         if settings.DEBUG:

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.unavailable.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -87,12 +88,43 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 60),
-    )
-}
+# A sick database must cost a request seconds, not minutes: connections are checked before reuse,
+# and PostgreSQL gets a connect timeout, a statement timeout and a TCP timeout for a vanished host.
+DB_CONNECT_TIMEOUT = env_int("DB_CONNECT_TIMEOUT", 5)  # seconds
+DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", 10_000)
+DB_SEARCH_TIMEOUT_MS = env_int("DB_SEARCH_TIMEOUT_MS", 3_000)  # one search statement
+# Under `make serve` (ASGI) every request runs in its own thread, so PostgreSQL connections come
+# from a pool of at most DB_POOL_SIZE per worker process (0: no pool, persistent connections).
+DB_POOL_SIZE = env_int("DB_POOL_SIZE", 10)
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 3)  # seconds to wait for a free pooled connection
+# Under `make serve`, a request with no answer after this many seconds is answered 503 (a frozen
+# database cannot hold a client longer).
+REQUEST_TIMEOUT = env_int("REQUEST_TIMEOUT", 30)
+
+
+def database(url: str) -> dict:
+    """Django's DATABASES entry for `url`, with the timeouts and the pool above on PostgreSQL."""
+    entry = dj_database_url.parse(url, conn_max_age=env_int("CONN_MAX_AGE", 60), conn_health_checks=True)
+    if entry["ENGINE"] != "django.db.backends.postgresql":
+        return entry
+    options = entry.setdefault("OPTIONS", {})
+    options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    options.setdefault("tcp_user_timeout", (DB_STATEMENT_TIMEOUT_MS + DB_CONNECT_TIMEOUT * 1000))
+    options["options"] = f"{options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()
+    if DB_POOL_SIZE > 0:
+        entry["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
+        options["pool"] = {
+            "min_size": min(2, DB_POOL_SIZE),
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            # Retry a refused connection for this long, then start again at the next request:
+            # the pool reconnects within about two seconds of the database coming back.
+            "reconnect_timeout": DB_POOL_TIMEOUT,
+        }
+    return entry
+
+
+DATABASES = {"default": database(os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -142,6 +174,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if env_bool("BEHIND_TLS_PROXY"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HTTPS only, for a site served over TLS (see the README's deployment section): plain HTTP is
+# redirected, and browsers are told to use HTTPS for this many seconds.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -181,6 +219,8 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"skip_503": {"()": "config.log_filters.SkipServiceUnavailable"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["skip_503"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -5,12 +5,14 @@ from __future__ import annotations
 import base64
 import binascii
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -19,7 +21,7 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from analyzer.insight.compare import compare as compare_analyses
 from analyzer.render.icicle import profile_document
@@ -96,10 +98,10 @@ def _form_page(request: HttpRequest, form: ExplainForm, status: int = 200, **con
     return render(request, "pastebin/home.html", {"form": form, **context}, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
     """GET: the paste form. POST: save the explain and go to its permalink."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return _form_page(request, ExplainForm(initial={"improves_on": request.GET.get("improves_on", "")[:32]}))
     form = ExplainForm(request.POST)
     wait = throttled(request, CreateRateThrottle())  # the same budget per address as the API's creation
@@ -129,7 +131,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @csrf_exempt
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def analyze(request: HttpRequest) -> HttpResponse:
     """Hand-off from other tools: analyze `raw_explain` (or `explain`) without saving anything.
 
@@ -138,7 +140,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
     """
     source = request.POST if request.method == "POST" else request.GET
     text = source.get("raw_explain") or source.get("explain") or ""
-    if request.method == "GET" and not text:
+    if request.method != "POST" and not text:
         return redirect("pastebin:home")
     fields = {name: source.get(name, "") for name in ("query", "title", "improves_on")}
     fields["expires"] = source.get("expires") or expiry.DEFAULT_EXPIRY
@@ -162,7 +164,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
 
 
 @noindex
-@require_GET
+@require_safe
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
     found = _live_or_gone(request, slug)
     if isinstance(found, HttpResponse):
@@ -201,7 +203,7 @@ def slug_from(text: str) -> str | None:
     return text if SLUG_RE.match(text) else None
 
 
-@require_GET
+@require_safe
 def compare_start(request: HttpRequest) -> HttpResponse:
     """The permalink's compare form: `?a=<slug>&b=<slug or permalink URL>` leads to the compare page."""
     first = slug_from(request.GET.get("a", ""))
@@ -215,7 +217,7 @@ def compare_start(request: HttpRequest) -> HttpResponse:
 
 
 @noindex
-@require_GET
+@require_safe
 def compare(request: HttpRequest, slug_a: str, slug_b: str) -> HttpResponse:
     """Two saved explains side by side, and what changed from the first (before) to the second (after)."""
     before = _live_or_gone(request, slug_a)
@@ -252,7 +254,7 @@ def shown_tables(tables: list[dict], limit: int) -> list[dict]:
 
 
 @noindex
-@require_GET
+@require_safe
 def raw(request: HttpRequest, slug: str) -> HttpResponse:
     """The paste exactly as stored, as UTF-8 text."""
     found = _live_or_gone(request, slug)
@@ -265,7 +267,7 @@ def raw(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @noindex
-@require_GET
+@require_safe
 def profile_svg(request: HttpRequest, slug: str) -> HttpResponse:
     """The time profile (icicle graph and plan tree) of a saved EXPLAIN ANALYZE as an SVG file;
     404 when the explain has no timings."""
@@ -299,7 +301,7 @@ def delete(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @noindex
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def report(request: HttpRequest, slug: str) -> HttpResponse:
     found = _live_or_gone(request, slug)
     if isinstance(found, HttpResponse):
@@ -399,7 +401,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     return moment, slug
 
 
-@require_GET
+@require_safe
 def recent(request: HttpRequest) -> HttpResponse:
     """Public explains, newest first; `?after=` is a cursor (created time + slug), not an offset."""
     explains = Explain.objects.public().defer("raw_explain").order_by("-created_at", "-slug")
@@ -438,9 +440,21 @@ def search_public(text: str) -> QuerySet[Explain]:
     return explains
 
 
-@require_GET
+@contextmanager
+def statement_timeout(milliseconds: int) -> Iterator[None]:
+    """On PostgreSQL, no statement in the block may run longer than `milliseconds` (it fails with
+    an OperationalError, which is answered 503); elsewhere the block runs as it is."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('statement_timeout', %s, true)", [str(milliseconds)])
+        yield
+
+
+@require_safe
 def search(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("q", "").strip()[:200].replace("\x00", "")
     found = search_public(text).defer("raw_explain").order_by("-created_at", "-slug")
-    results = list(found[:SEARCH_LIMIT]) if text else []
+    with statement_timeout(settings.DB_SEARCH_TIMEOUT_MS):
+        results = list(found[:SEARCH_LIMIT]) if text else []
     return render(request, "pastebin/search.html", {"q": text, "results": results, "limit": SEARCH_LIMIT})

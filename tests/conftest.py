@@ -8,6 +8,7 @@ then they fail, so CI never skips them silently.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,19 @@ def _on_postgres() -> bool:
     return "postgresql" in settings.DATABASES["default"]["ENGINE"]
 
 
+def _servers_available() -> bool:
+    from tests.reliability.servers import postgres_bin
+
+    return postgres_bin() is not None and shutil.which("make") is not None
+
+
 REQUIREMENTS = {
     "postgres": (_on_postgres, "needs PostgreSQL: set DATABASE_URL=postgres://… to run it", "REQUIRE_POSTGRES"),
+    "reliability": (
+        _servers_available,
+        "needs PostgreSQL's server binaries (initdb, pg_ctl: apt-get install postgresql) and make",
+        "REQUIRE_POSTGRES",
+    ),
     "browser": (CHROMIUM.exists, f"needs Chromium at {CHROMIUM} (apt-get install chromium)", "REQUIRE_BROWSER"),
 }
 

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from analyzer import ParseError, analyze
 from analyzer.insight import glossary
@@ -44,7 +44,7 @@ def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
     return context, 200
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def preview(request: HttpRequest) -> HttpResponse:
     """Analyze without saving. htmx posts get the `result` partial (always 200, errors shown
     inside it, so the live preview swaps them in); plain posts get the whole page, with 400
@@ -91,7 +91,7 @@ def profile_svg(request: HttpRequest) -> HttpResponse:
     return svg_download(profile_document(context["analysis"]), "explain-profile.svg")
 
 
-@require_GET
+@require_safe
 def terms(request: HttpRequest) -> HttpResponse:
     """Every glossary term, grouped by column, each at its own anchor `#<slug>`."""
     groups = [
