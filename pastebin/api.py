@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.http import HttpResponse
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -18,8 +19,8 @@ from analyzer.web.api import (
     read_explain,
     too_large_error,
 )
-from pastebin import lookup, serializers
-from pastebin.models import Explain
+from pastebin import idempotency, lookup, serializers
+from pastebin.models import Explain, IdempotencyRecord
 from pastebin.saving import SaveError, delete_explain, save_explain
 from pastebin.throttles import CreateRateThrottle
 from pastebin.tokens import token_matches
@@ -35,6 +36,12 @@ class GoneError(exceptions.APIException):
     status_code = status.HTTP_410_GONE
     default_detail = "This explain is gone."
     default_code = "gone"
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This request conflicts with an earlier one."
+    default_code = "conflict"
 
 
 class NewestFirst(CursorPagination):
@@ -74,7 +81,12 @@ CREATE_DESCRIPTION = """Save an explain and get its permalink.
 
 Send the paste as the `text/plain` body (options `query`, `title`, `expires`, `visibility`,
 `anonymize`, `improves_on` as query parameters), or as JSON. With `Accept: text/plain` the answer
-is the permalink and a newline. The `delete_token` is shown only in this answer."""
+is the permalink and a newline. The `delete_token` is shown only in this answer (and in its replays)."""
+
+KEY_DESCRIPTION = """Makes retrying safe: the same key with the same request (paste, query, options, content
+type) within 24 hours answers the first 201 again, with its delete token, instead of saving twice;
+the same key with another request is a 409. 1 to 255 printable ASCII characters: send a random UUID
+per paste, and keep it secret like the delete token."""
 
 
 class ExplainListCreate(generics.ListCreateAPIView):
@@ -82,6 +94,7 @@ class ExplainListCreate(generics.ListCreateAPIView):
     serializer_class = serializers.ExplainCreateInput  # describes POST to OPTIONS (without one, OPTIONS was a 500)
     renderer_classes = [renderers.JSONRenderer, PlainTextRenderer]
     pagination_class = NewestFirst
+    stored_answer: IdempotencyRecord | None = None
 
     def get_queryset(self):
         return Explain.objects.public().defer("raw_explain")
@@ -98,28 +111,78 @@ class ExplainListCreate(generics.ListCreateAPIView):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response([serializers.summary_data(e, request) for e in page])
 
+    def check_throttles(self, request: Request) -> None:
+        """A request whose key has a stored answer saves nothing (`post` replays or refuses it),
+        so it is not counted against the creation rate."""
+        self.stored_answer = idempotency.find(request.headers.get(idempotency.KEY_HEADER))
+        if self.stored_answer is None:
+            super().check_throttles(request)
+
     @extend_schema(
         summary="Save an explain",
         description=CREATE_DESCRIPTION,
         request={"text/plain": str, "application/json": serializers.ExplainCreateInput},
         parameters=[
             OpenApiParameter(name, str, required=False, description=f"With a text/plain body: `{name}`.")
-            for name in ("query", "title", "expires", "visibility", "anonymize", "improves_on")
+            for name in ("query", *serializers.OPTION_NAMES)
+        ]
+        + [
+            OpenApiParameter(idempotency.KEY_HEADER, str, OpenApiParameter.HEADER, description=KEY_DESCRIPTION),
+            OpenApiParameter(
+                idempotency.REPLAYED_HEADER,
+                str,
+                OpenApiParameter.HEADER,
+                enum=["true"],
+                response=[201],
+                description="Present when the answer is the replay of an earlier request with the same key.",
+            ),
         ],
         responses={
             201: serializers.ExplainCreatedOutput,
             400: serializers.ErrorOutput,
+            409: serializers.ErrorOutput,
             413: serializers.ErrorOutput,
             429: serializers.ErrorOutput,
         },
     )
     def post(self, request: Request, *args, **kwargs) -> Response | HttpResponse:
+        key = _idempotency_key(request)
         text, query = read_explain(request)
-        options = serializers.ExplainOptions(
-            data=request.data if isinstance(request.data, dict) else request.query_params
-        )
+        source = request.data if isinstance(request.data, dict) else request.query_params
+        attempt = idempotency.Attempt.start(key, _request_fields(request, text, query, source)) if key else None
+        if attempt and self.stored_answer:
+            return _replay(request, attempt, self.stored_answer)
+        options = serializers.ExplainOptions(data=source)
         options.is_valid(raise_exception=True)
-        values = options.validated_data
+        try:
+            data = _save(request, text, query, options.validated_data, attempt)
+        except idempotency.KeyTaken:
+            return _replay(request, attempt, idempotency.find(key))
+        return _created(request, data)
+
+
+def _idempotency_key(request: Request) -> str | None:
+    """The `Idempotency-Key` header, None when absent; 400 when it is not a valid key."""
+    key = request.headers.get(idempotency.KEY_HEADER)
+    if key is not None and not idempotency.valid_key(key):
+        raise exceptions.ParseError(idempotency.KEY_ERROR)
+    return key
+
+
+def _request_fields(request: Request, text: str, query: str | None, source) -> dict:
+    """What makes two requests with a key the same: the paste, the query, the options given
+    (as sent, before validation) and the content type."""
+    return {
+        "content_type": request.content_type.split(";")[0].strip().lower(),
+        "explain": text,
+        "query": query,
+        "options": {name: source.get(name) for name in serializers.OPTION_NAMES if name in source},
+    }
+
+
+def _save(request: Request, text: str, query: str | None, values: dict, attempt: idempotency.Attempt | None) -> dict:
+    """Save the explain and, with a key, the record of its answer, in one transaction."""
+    with transaction.atomic():
         try:
             saved = save_explain(
                 text,
@@ -133,12 +196,34 @@ class ExplainListCreate(generics.ListCreateAPIView):
         except SaveError as exc:
             raise _save_error(exc) from exc
         data = serializers.created_data(saved.explain, saved.delete_token, request)
-        headers = {"Location": data["url"]}
-        if wants_plain_link(request):
-            return HttpResponse(
-                data["url"] + "\n", status=201, content_type="text/plain; charset=utf-8", headers=headers
-            )
-        return Response(data, status=status.HTTP_201_CREATED, headers=headers)
+        if attempt:
+            attempt.remember(saved.explain, data)
+    return data
+
+
+def _replay(
+    request: Request, attempt: idempotency.Attempt, record: IdempotencyRecord | None
+) -> Response | HttpResponse:
+    """The stored first answer, or 409 when the key was used for another request (or the first
+    request's record has since gone, which leaves nothing to replay)."""
+    if record is None:
+        raise Conflict("A request with this Idempotency-Key is in progress or just expired; retry it.")
+    try:
+        data = attempt.replay(record)
+    except idempotency.DifferentRequest as exc:
+        raise Conflict(
+            "This Idempotency-Key was already used for a different request (paste, options or content type); "
+            "send a new key for a new explain."
+        ) from exc
+    return _created(request, data, {idempotency.REPLAYED_HEADER: "true"})
+
+
+def _created(request: Request, data: dict, extra_headers: dict | None = None) -> Response | HttpResponse:
+    """The 201 answer: the permalink as text, or the JSON, with a Location header."""
+    headers = {"Location": data["url"], **(extra_headers or {})}
+    if wants_plain_link(request):
+        return HttpResponse(data["url"] + "\n", status=201, content_type="text/plain; charset=utf-8", headers=headers)
+    return Response(data, status=status.HTTP_201_CREATED, headers=headers)
 
 
 class ExplainDetail(generics.RetrieveDestroyAPIView):

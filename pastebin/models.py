@@ -136,3 +136,22 @@ class MisreadReport(models.Model):
 
     def __str__(self) -> str:
         return f"Misread report {self.pk}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a `POST /api/v1/explains/` sent with an `Idempotency-Key` header.
+
+    Written in the transaction that stores the explain, so both exist or neither. Nothing here
+    reveals the key or the delete token: see `pastebin.idempotency` for how they are hashed and
+    masked. Deleting the explain deletes its record, so its analysis does not outlive it.
+    """
+
+    key_hash = models.CharField(max_length=64, unique=True)
+    request_hash = models.CharField(max_length=64)
+    explain = models.ForeignKey(Explain, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(db_index=True)
+    answer = models.TextField(help_text="The JSON answer as first sent, its delete token left out.")
+    masked_delete_token = models.CharField(max_length=128)
+
+    def __str__(self) -> str:
+        return f"Idempotency record for {self.explain_id}"

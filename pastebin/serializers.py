@@ -14,6 +14,7 @@ from pastebin.saving import NUL_MESSAGE
 from pastebin.slugs import SLUG_RE
 
 VISIBILITY_VALUES = [choice.value for choice in Visibility]
+OPTION_NAMES = ("title", "expires", "visibility", "anonymize", "improves_on")  # the fields of ExplainOptions
 
 
 def choice_error(values: list[str]) -> dict[str, str]:
