@@ -195,10 +195,9 @@ def _save(request: Request, text: str, query: str | None, values: dict, attempt:
             )
         except SaveError as exc:
             raise _save_error(exc) from exc
-        data = serializers.created_data(saved.explain, saved.delete_token, request)
         if attempt:
-            attempt.remember(saved.explain, data)
-    return data
+            attempt.remember(saved.explain, saved.delete_token)
+    return serializers.created_data(saved.explain, saved.delete_token, request)
 
 
 def _replay(
@@ -209,12 +208,13 @@ def _replay(
     if record is None:
         raise Conflict("A request with this Idempotency-Key is in progress or just expired; retry it.")
     try:
-        data = attempt.replay(record)
+        token = attempt.replay(record)
     except idempotency.DifferentRequest as exc:
         raise Conflict(
             "This Idempotency-Key was already used for a different request (paste, options or content type); "
             "send a new key for a new explain."
         ) from exc
+    data = serializers.created_data(record.explain, token, request)
     return _created(request, data, {idempotency.REPLAYED_HEADER: "true"})
 
 

@@ -90,16 +90,16 @@ class Attempt:
         canonical = json.dumps(request, sort_keys=True, separators=(",", ":")).encode("ascii")
         return cls(key, hmac.new(_derive(b"request", key), canonical, hashlib.sha256).hexdigest())
 
-    def replay(self, record: IdempotencyRecord) -> dict[str, Any]:
-        """The first answer with its delete token unmasked; `DifferentRequest` if the request differs."""
+    def replay(self, record: IdempotencyRecord) -> str:
+        """The first answer's delete token, unmasked; `DifferentRequest` if the request differs.
+        The rest of the answer is built again from the stored explain (a copy of its analysis
+        here would double what a save writes)."""
         if not hmac.compare_digest(record.request_hash, self.request_hash):
             raise DifferentRequest
-        data = json.loads(record.answer)
-        data["delete_token"] = _xor_keystream(bytes.fromhex(record.masked_delete_token), self.key).decode("ascii")
-        return data
+        return _xor_keystream(bytes.fromhex(record.masked_delete_token), self.key).decode("ascii")
 
-    def remember(self, explain: Explain, data: dict[str, Any]) -> None:
-        """Store the answer, in the caller's transaction (the one that saved `explain`).
+    def remember(self, explain: Explain, delete_token: str) -> None:
+        """Store the record of the answer, in the caller's transaction (the one that saved `explain`).
 
         An expired record of the key goes first; `KeyTaken` when a live one holds the key. On
         PostgreSQL the insert waits for a concurrent transaction holding the key to end, so the
@@ -111,8 +111,7 @@ class Attempt:
             request_hash=self.request_hash,
             explain=explain,
             created_at=clock.now(),
-            answer=json.dumps({**data, "delete_token": None}, ensure_ascii=False),
-            masked_delete_token=_xor_keystream(data["delete_token"].encode("ascii"), self.key).hex(),
+            masked_delete_token=_xor_keystream(delete_token.encode("ascii"), self.key).hex(),
         )
         try:
             with transaction.atomic():

@@ -150,7 +150,6 @@ class IdempotencyRecord(models.Model):
     request_hash = models.CharField(max_length=64)
     explain = models.ForeignKey(Explain, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(db_index=True)
-    answer = models.TextField(help_text="The JSON answer as first sent, its delete token left out.")
     masked_delete_token = models.CharField(max_length=128)
 
     def __str__(self) -> str:

@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 
+import psycopg
 import pytest
 
 from tests.reliability.client import explain, request
@@ -117,3 +118,16 @@ def test_head_is_answered_wherever_get_is(site):
         get, head = request(site.url + path), request(site.url + path, "HEAD")
         assert (head.status, head.body) == (200, b""), path
         assert head.headers["content-type"] == get.headers["content-type"], path
+
+
+def test_an_idempotent_retry_saves_once(site, cluster):
+    headers = {"Content-Type": "text/plain", "Idempotency-Key": "reliability-retry-1"}
+    first = request(f"{site.url}/api/v1/explains/?title=once", "POST", explain(13).encode(), headers)
+    again = request(f"{site.url}/api/v1/explains/?title=once", "POST", explain(13).encode(), headers)
+    other = request(f"{site.url}/api/v1/explains/?title=once", "POST", explain(14).encode(), headers)
+    assert first.status == again.status == 201
+    assert json.loads(again.body) == json.loads(first.body) and again.headers["idempotent-replayed"] == "true"
+    assert other.status == 409 and "different request" in json.loads(other.body)["error"]
+    with psycopg.connect(cluster.url) as connection:
+        stored = connection.execute("SELECT count(*) FROM pastebin_explain WHERE title = 'once'").fetchone()
+    assert stored == (1,)
