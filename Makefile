@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 WEB_CONCURRENCY ?= 2
 
-.PHONY: venv setup run serve test lint bench screenshots clean
+.PHONY: venv setup run serve test lint bench bench-http screenshots clean
 
 # The venv is rebuilt only when the requirements change.
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -45,6 +45,10 @@ bench: venv
 	$(PY) bench/json_tree_readers.py
 	$(PY) bench/profile_bench.py
 	$(PY) bench/render_bench.py
+
+# Requests per second of the main endpoints against a bare Django hello world (needs wrk).
+bench-http: venv
+	$(PY) bench/http_bench.py
 
 # Refresh the README's screenshots (needs Chromium).
 screenshots: venv
