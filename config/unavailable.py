@@ -12,6 +12,7 @@ import time
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
+from django.utils.deprecation import MiddlewareMixin
 
 RETRY_AFTER_SECONDS = 5
 MESSAGE = (
@@ -82,14 +83,8 @@ class FailureLog:
 failures = FailureLog()
 
 
-class DatabaseUnavailableMiddleware:
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
     """Turns a database failure raised by a view into the 503 answer above."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         return unavailable_response(request, exc) if is_database_failure(exc) else None

@@ -34,14 +34,22 @@ def gone_reason(explain: Explain | None, slug: str) -> str | None:
     return None
 
 
-def find_explain(slug: str) -> Explain | None:
-    """Any stored explain with this slug, live or not, with the one it improves on."""
-    return Explain.objects.select_related("improves_on").filter(slug=slug).first()
+# The large columns: the paste, its analysis and the search text built from them.
+HEAVY_FIELDS = ("raw_explain", "analysis", "search_text")
 
 
-def get_live_explain(slug: str) -> Explain:
+def find_explain(slug: str, defer: tuple[str, ...] = ()) -> Explain | None:
+    """Any stored explain with this slug, live or not, with the title of the one it improves on;
+    the `defer`red columns are read only if used."""
+    explains = Explain.objects.select_related("improves_on").defer(
+        *defer, *(f"improves_on__{name}" for name in (*HEAVY_FIELDS, "delete_token_hash"))
+    )
+    return explains.filter(slug=slug).first()
+
+
+def get_live_explain(slug: str, defer: tuple[str, ...] = ()) -> Explain:
     """The live explain, or `Explain.DoesNotExist` (never existed) or `Gone` (expired, deleted, hidden)."""
-    explain = find_explain(slug)
+    explain = find_explain(slug, defer)
     reason = gone_reason(explain, slug)
     if reason:
         raise Gone(reason)

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 import analyzer
-from pastebin import clock, expiry
+from pastebin import clock, expiry, permalink
 from pastebin.anonymize import AnonymizeError, anonymize
 from pastebin.models import DeletedSlug, Explain, Visibility
 from pastebin.slugs import new_slug
@@ -128,6 +128,8 @@ def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str]) -> No
 
 def delete_explain(explain: Explain, reason: str = "deleted") -> None:
     """Delete an explain and leave a tombstone, so its permalink says 410 Gone."""
+    slug, parser_version = explain.slug, explain.parser_version
     with transaction.atomic():
-        DeletedSlug.objects.get_or_create(slug=explain.slug, defaults={"deleted_at": clock.now(), "reason": reason})
+        DeletedSlug.objects.get_or_create(slug=slug, defaults={"deleted_at": clock.now(), "reason": reason})
         explain.delete()
+    permalink.forget(slug, parser_version)

@@ -15,10 +15,14 @@ from django.contrib import messages
 from django.db import connection, transaction
 from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils.cache import patch_cache_control
+from django.template.loader import render_to_string
+from django.utils.cache import parse_etags, patch_cache_control
+from django.utils.http import http_date
+from django.utils.safestring import SafeString
+from django.utils.timesince import timeuntil
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -27,7 +31,7 @@ from analyzer.insight.compare import compare as compare_analyses
 from analyzer.render.icicle import profile_document
 from analyzer.render.view import MAX_SHOWN_ROWS
 from analyzer.web.views import is_htmx, svg_download
-from pastebin import clock, expiry, lookup
+from pastebin import clock, expiry, lookup, permalink
 from pastebin.forms import ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
 from pastebin.misread import file_report
 from pastebin.models import AbuseReport, Explain, Visibility
@@ -69,9 +73,9 @@ def _gone(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "pastebin/gone.html", {"message": message}, status=410)
 
 
-def _live_or_gone(request: HttpRequest, slug: str) -> Explain | HttpResponse:
+def _live_or_gone(request: HttpRequest, slug: str, defer: tuple[str, ...] = ()) -> Explain | HttpResponse:
     try:
-        return lookup.get_live_explain(slug)
+        return lookup.get_live_explain(slug, defer)
     except lookup.Gone as exc:
         return _gone(request, exc.message)
     except Explain.DoesNotExist as exc:
@@ -166,31 +170,87 @@ def analyze(request: HttpRequest) -> HttpResponse:
 @noindex
 @require_safe
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
-    found = _live_or_gone(request, slug)
+    """The permalink page. Its analysis section comes from the cache (pastebin/permalink.py), and
+    for a visitor without a session the whole page does, ETag and 304 included."""
+    found = _live_or_gone(request, slug, defer=lookup.HEAVY_FIELDS)
     if isinstance(found, HttpResponse):
         return found
     explain = found
     improvements = list(explain.improvements.live().only("slug", "title", "created_at"))
-    # Right after saving, the page shows the token once, for use from another browser.
-    new_token = _session_token(request, slug) if request.session.get(SESSION_NEW) == slug else None
+    if _has_visitor_state(request):
+        return _personal_page(request, explain, improvements)
+    shown = _page_parts(request, explain, improvements)
+    token = get_token(request)  # the visitor's CSRF secret, new or from its cookie, masked
+    tag = permalink.etag(*shown, request.META["CSRF_COOKIE"])
+    if tag in parse_etags(request.headers.get("If-None-Match", "")):
+        return _revalidated(HttpResponseNotModified(), tag, explain, improvements)
+
+    def render_page(slot: SafeString) -> str:
+        return render_to_string("pastebin/detail.html", _detail_context(request, explain, improvements, csrf_token=slot), request)
+
+    html = permalink.page(f"page:{permalink.etag(*shown)}", render_page, token)
+    return _revalidated(HttpResponse(html), tag, explain, improvements)
+
+
+def _personal_page(request: HttpRequest, explain: Explain, improvements: list[Explain]) -> HttpResponse:
+    """The page of a visitor with a session: it may show the creator's delete button, the delete
+    token once right after saving, and messages."""
+    new_token = _session_token(request, explain.slug) if request.session.get(SESSION_NEW) == explain.slug else None
     if new_token:
         del request.session[SESSION_NEW]
-    response = render(
-        request,
-        "pastebin/detail.html",
-        {
-            "explain": explain,
-            "analysis": explain.analysis,
-            "raw_explain": explain.raw_explain,
-            "improvements": improvements,
-            "can_delete": _session_token(request, slug) is not None,
-            "new_token": new_token,
-            "permalink": request.build_absolute_uri(explain.get_absolute_url()),
-            "profile_svg_url": reverse("pastebin:profile-svg", args=[slug]),
-        },
+    context = _detail_context(
+        request, explain, improvements, can_delete=_session_token(request, explain.slug) is not None, new_token=new_token
     )
+    response = render(request, "pastebin/detail.html", context)
     if new_token:  # keep the page that shows the token out of every cache
         patch_cache_control(response, private=True, no_store=True)
+        return response
+    return _revalidated(response, None, explain, improvements)
+
+
+def _detail_context(request: HttpRequest, explain: Explain, improvements: list[Explain], **extra: object) -> dict:
+    analysis_html, paste_format = permalink.analysis_section(explain)
+    return {
+        "explain": explain,
+        "analysis_html": analysis_html,
+        "paste_format": paste_format,
+        "improvements": improvements,
+        "permalink": request.build_absolute_uri(explain.get_absolute_url()),
+        **extra,
+    }
+
+
+def _has_visitor_state(request: HttpRequest) -> bool:
+    """A session (a creator's delete token) or pending messages make the page this visitor's own."""
+    return settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES
+
+
+def _page_parts(request: HttpRequest, explain: Explain, improvements: list[Explain]) -> tuple:
+    """Everything a session-less visitor's page is made of, but the CSRF token: the explain and its
+    versions, what is shown around it (the relative expiry, the improvements) and the site's address."""
+    improves_on = explain.improves_on
+    return (
+        permalink.TEMPLATE_VERSION,
+        explain.slug,
+        explain.parser_version,
+        explain.title,
+        explain.visibility,
+        explain.anonymized,
+        explain.expires_at and timeuntil(explain.expires_at),
+        improves_on and (improves_on.slug, improves_on.title),
+        [(newer.slug, newer.title) for newer in improvements],
+        request.build_absolute_uri("/"),
+    )
+
+
+def _revalidated(response: HttpResponse, tag: str | None, explain: Explain, improvements: list[Explain]) -> HttpResponse:
+    """Caching headers of a permalink page: every visitor's copy carries its own CSRF token, so no
+    shared cache may keep it, and a browser revalidates it on every visit."""
+    patch_cache_control(response, private=True, no_cache=True)
+    if tag is not None:
+        response["ETag"] = tag
+        changed = max([explain.created_at, *(newer.created_at for newer in improvements)])
+        response["Last-Modified"] = http_date(changed.timestamp())
     return response
 
 
@@ -257,7 +317,7 @@ def shown_tables(tables: list[dict], limit: int) -> list[dict]:
 @require_safe
 def raw(request: HttpRequest, slug: str) -> HttpResponse:
     """The paste exactly as stored, as UTF-8 text."""
-    found = _live_or_gone(request, slug)
+    found = _live_or_gone(request, slug, defer=("analysis", "search_text"))
     if isinstance(found, HttpResponse):
         return found
     response = HttpResponse(found.raw_explain.encode("utf-8"), content_type="text/plain; charset=utf-8")

@@ -55,3 +55,11 @@ def _plain_static_storage(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty default cache (cached permalink sections, among others)."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -1,0 +1,94 @@
+"""The permalink page of a saved explain, rendered once and served from the cache.
+
+A saved explain's analysis never changes until it is analyzed again (a new parser version), so
+its analysis section (`analyzer/_analysis.html`, the costly part of the page) is rendered once per
+(explain, parser version, template version) and kept in Django's default cache. The rest of the
+page (title, dates, the forms with their CSRF token, the visitor's delete token) is small and
+rendered on every request around it. Whether the explain is still live is read from the
+database on every request, so a deleted, hidden or expired explain is never served from the cache.
+
+The page's ETag stands for everything the page is made of, so a browser or proxy revalidating it
+gets a 304 without any rendering.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from pastebin.models import Explain
+
+# A day: enough to serve a popular explain from memory, short enough for the cache to forget the rest.
+CACHE_SECONDS = 24 * 3600
+# Everything the analysis section is rendered from, besides the explain itself.
+_RENDERING_SOURCES = ("templates/analyzer", "analyzer/web/templatetags", "analyzer/render", "analyzer/wording.py")
+
+
+def _template_version() -> str:
+    """A digest of the templates and code that render the analysis section: any change to them
+    makes every cached section stale."""
+    digest = hashlib.sha256()
+    for source in _RENDERING_SOURCES:
+        path = Path(settings.BASE_DIR) / source
+        for file in sorted(path.rglob("*") if path.is_dir() else [path]):
+            if file.suffix in (".html", ".py"):
+                digest.update(file.relative_to(settings.BASE_DIR).as_posix().encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+TEMPLATE_VERSION = _template_version()
+
+
+def cache_key(slug: str, parser_version: str) -> str:
+    return f"permalink:{slug}:{parser_version}:{TEMPLATE_VERSION}"
+
+
+def analysis_section(explain: Explain) -> tuple[SafeString, str]:
+    """The analysis section's HTML and the paste's format, from the cache or rendered now (the
+    explain may come with its paste and analysis deferred: they are read only on a miss)."""
+    key = cache_key(explain.slug, explain.parser_version)
+    cached = cache.get(key)
+    if cached is None:
+        analysis, raw_explain = Explain.objects.filter(pk=explain.pk).values_list("analysis", "raw_explain").get()
+        context = {
+            "analysis": analysis,
+            "raw_explain": raw_explain,
+            "profile_svg_url": reverse("pastebin:profile-svg", args=[explain.slug]),
+        }
+        cached = (render_to_string("analyzer/_analysis.html", context), str(analysis.get("format") or ""))
+        cache.set(key, cached, CACHE_SECONDS)
+    html, paste_format = cached
+    return mark_safe(html), paste_format  # noqa: S308 - rendered by our own template, escaped there
+
+
+# Stands in the cached page for the visitor's CSRF token (HTML-escaping makes it impossible in a
+# paste's text, which is never shown unescaped).
+TOKEN_SLOT = mark_safe("<!--csrf-token-->")  # noqa: S308 - a constant
+
+
+def page(key: str, render: Callable[[SafeString], str], token: str) -> str:
+    """The whole page of a visitor without a session: rendered once by `render` (given the
+    token's placeholder), cached under `key`, and given this visitor's CSRF `token`."""
+    html = cache.get(key)
+    if html is None:
+        html = render(TOKEN_SLOT)
+        cache.set(key, html, CACHE_SECONDS)
+    return html.replace(TOKEN_SLOT, token)
+
+
+def forget(slug: str, parser_version: str) -> None:
+    """Drop the cached section of a deleted explain."""
+    cache.delete(cache_key(slug, parser_version))
+
+
+def etag(*parts: object) -> str:
+    """A strong ETag for a page made of `parts` (reprs of what the page shows)."""
+    digest = hashlib.sha256("\0".join(map(repr, parts)).encode()).hexdigest()[:32]
+    return f'"{digest}"'

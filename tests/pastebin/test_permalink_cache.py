@@ -1,0 +1,111 @@
+"""Permalink pages served from the cache: rendered once, revalidated with ETags, never stale."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from bench.pastes import explain_table
+from pastebin import permalink
+from pastebin.models import Explain
+from pastebin.saving import delete_explain, save_explain
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def saved():
+    return save_explain(explain_table(20), title="cached page").explain
+
+
+def _sections_rendered(monkeypatch) -> list[str]:
+    rendered: list[str] = []
+    original = permalink.render_to_string
+
+    def counting(name, context=None, request=None):
+        rendered.append(name)
+        return original(name, context, request)
+
+    monkeypatch.setattr(permalink, "render_to_string", counting)
+    return rendered
+
+
+def test_the_analysis_section_is_rendered_once_for_every_visitor(client, saved, monkeypatch):
+    rendered = _sections_rendered(monkeypatch)
+    pages = [client.get(saved.get_absolute_url()) for _ in range(3)]
+    client.cookies["sessionid"] = "someone-else"  # a visitor with a session gets a page of its own
+    pages.append(client.get(saved.get_absolute_url()))
+    assert [p.status_code for p in pages] == [200] * 4
+    assert rendered == ["analyzer/_analysis.html"]
+    assert all(b"Full table scan" in p.content for p in pages)
+
+
+def test_a_cached_page_carries_each_visitor_s_own_csrf_token(client, saved):
+    first = client.get(saved.get_absolute_url())
+    other = client.__class__()
+    second = other.get(saved.get_absolute_url())
+    assert permalink.TOKEN_SLOT.encode() not in first.content + second.content
+    token_a = first.content.split(b'name="csrfmiddlewaretoken" value="')[1].split(b'"')[0]
+    token_b = second.content.split(b'name="csrfmiddlewaretoken" value="')[1].split(b'"')[0]
+    assert token_a != token_b and len(token_a) == len(token_b) == 64
+    assert first.cookies["csrftoken"].value != second.cookies["csrftoken"].value
+
+
+def test_revalidation_answers_304_until_the_page_changes(client, saved):
+    first = client.get(saved.get_absolute_url())
+    tag = first["ETag"]
+    assert first["Cache-Control"] == "private, no-cache" and first["Last-Modified"]
+    again = client.get(saved.get_absolute_url(), HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again["ETag"] == tag and again.content == b""
+    save_explain(explain_table(3), improves_on=saved)  # the page now lists an improvement
+    changed = client.get(saved.get_absolute_url(), HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag and b"Improved by" in changed.content
+
+
+def test_a_deleted_or_hidden_explain_is_never_served_from_the_cache(client, saved):
+    url, tag = saved.get_absolute_url(), client.get(saved.get_absolute_url())["ETag"]
+    Explain.objects.filter(pk=saved.pk).update(hidden=True)
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 410
+    Explain.objects.filter(pk=saved.pk).update(hidden=False)
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    delete_explain(Explain.objects.get(pk=saved.pk))
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 410
+    assert cache.get(permalink.cache_key(saved.slug, saved.parser_version)) is None
+
+
+def test_a_new_parser_version_renders_the_section_again(client, saved, monkeypatch):
+    rendered = _sections_rendered(monkeypatch)
+    client.get(saved.get_absolute_url())
+    Explain.objects.filter(pk=saved.pk).update(parser_version="next")
+    client.get(saved.get_absolute_url())
+    assert len(rendered) == 2
+
+
+def test_an_anonymous_visit_reads_no_session_and_no_paste(client, saved):
+    client.get(saved.get_absolute_url())  # warm the cache
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(saved.get_absolute_url())
+    assert page.status_code == 200
+    sql = " ".join(q["sql"] for q in queries.captured_queries)
+    assert "django_session" not in sql
+    assert '"raw_explain"' not in sql and '"analysis"' not in sql
+    assert len(queries.captured_queries) == 2  # the explain, and the explains that improve on it
+
+
+def test_the_page_that_shows_a_new_delete_token_is_never_cached(client):
+    response = client.post("/", {"explain": explain_table(2), "expires": "1d", "visibility": "unlisted"}, follow=True)
+    assert response.status_code == 200 and b"delete token" in response.content
+    assert "no-store" in response["Cache-Control"] and not response.has_header("ETag")
+
+
+def test_pages_with_a_csrf_token_are_not_compressed_others_are(client, saved):
+    permalink_page = client.get(saved.get_absolute_url(), HTTP_ACCEPT_ENCODING="gzip")
+    assert not permalink_page.has_header("Content-Encoding")
+    recent = client.get("/recent/", HTTP_ACCEPT_ENCODING="gzip")
+    assert recent["Content-Encoding"] == "gzip" and b"<html" in gzip.decompress(recent.content)
+    api = client.get(f"/api/v1/explains/{saved.slug}", HTTP_ACCEPT_ENCODING="gzip")
+    assert not api.has_header("Content-Encoding")
