@@ -159,12 +159,30 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 256 * 1024
 API_CREATE_RATE = os.environ.get("API_CREATE_RATE", "").strip() or "30/minute"
 REPORT_RATE = os.environ.get("REPORT_RATE", "").strip() or "10/hour"
 MISREAD_REPORT_RATE = os.environ.get("MISREAD_REPORT_RATE", "").strip() or "10/hour"
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # The API's rate-limit counters, in the database so every gunicorn worker shares them
-    # (the table is created by the pastebin migrations).
-    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pastebin_throttle_cache"},
-}
+
+
+def caches(url: str) -> dict:
+    """Django's CACHES for CACHE_URL: `locmem://` (the default: each worker process keeps its own,
+    nothing to install) or `redis://[:password@]host:port/db` (`rediss://` for TLS), one cache that
+    every worker on every app server shares. The rate-limit counters must be shared by all workers:
+    in Redis with a Redis cache, else in the database (a table the pastebin migrations create)."""
+    scheme = url.split("://", 1)[0].lower()
+    if scheme in ("redis", "rediss"):
+        redis = {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+        return {"default": {**redis, "KEY_PREFIX": "cache"}, "throttle": {**redis, "KEY_PREFIX": "throttle"}}
+    if scheme != "locmem":
+        raise ValueError(f"CACHE_URL: unknown cache {scheme!r}; use locmem:// or redis://host:port/db")
+    return {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}},
+        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pastebin_throttle_cache"},
+    }
+
+
+CACHES = caches(os.environ.get("CACHE_URL", "").strip() or "locmem://")
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG and SECRET_KEY != DEV_SECRET_KEY)

@@ -13,6 +13,7 @@ import time
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils.deprecation import MiddlewareMixin
+from redis.exceptions import RedisError
 
 RETRY_AFTER_SECONDS = 5
 MESSAGE = (
@@ -34,9 +35,12 @@ _PAGE = """<!doctype html>
 logger = logging.getLogger("config.unavailable")
 
 
+CACHE_MESSAGE = "The site's cache (Redis) is not answering right now. Try again in a few seconds."
+
+
 def is_database_failure(exc: BaseException) -> bool:
-    """A failure of the database connection or a statement timeout, as opposed to a bug."""
-    return isinstance(exc, OperationalError | InterfaceError)
+    """A failure of the database or cache connection, or a statement timeout, as opposed to a bug."""
+    return isinstance(exc, OperationalError | InterfaceError | RedisError)
 
 
 def body_for(path: str, accept: str, message: str = MESSAGE) -> tuple[str, bytes]:
@@ -51,7 +55,8 @@ def body_for(path: str, accept: str, message: str = MESSAGE) -> tuple[str, bytes
 def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpResponse:
     """The 503 answer to `request`, which failed with the database failure `exc` (logged once)."""
     failures.record(f"{request.method} {request.path}", exc)
-    content_type, body = body_for(request.path, request.headers.get("Accept", ""))
+    message = CACHE_MESSAGE if isinstance(exc, RedisError) else MESSAGE
+    content_type, body = body_for(request.path, request.headers.get("Accept", ""), message)
     response = HttpResponse(body, status=503, content_type=content_type)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"

@@ -16,15 +16,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from redis.exceptions import RedisError
 
+from config.unavailable import failures
 from pastebin.models import Explain
 
+T = TypeVar("T")
 # A day: enough to serve a popular explain from memory, short enough for the cache to forget the rest.
 CACHE_SECONDS = 24 * 3600
 # Everything the analysis section is rendered from, besides the explain itself.
@@ -53,18 +57,17 @@ def cache_key(slug: str, parser_version: str) -> str:
 def analysis_section(explain: Explain) -> tuple[SafeString, str]:
     """The analysis section's HTML and the paste's format, from the cache or rendered now (the
     explain may come with its paste and analysis deferred: they are read only on a miss)."""
-    key = cache_key(explain.slug, explain.parser_version)
-    cached = cache.get(key)
-    if cached is None:
+
+    def render() -> tuple[str, str]:
         analysis, raw_explain = Explain.objects.filter(pk=explain.pk).values_list("analysis", "raw_explain").get()
         context = {
             "analysis": analysis,
             "raw_explain": raw_explain,
             "profile_svg_url": reverse("pastebin:profile-svg", args=[explain.slug]),
         }
-        cached = (render_to_string("analyzer/_analysis.html", context), str(analysis.get("format") or ""))
-        cache.set(key, cached, CACHE_SECONDS)
-    html, paste_format = cached
+        return render_to_string("analyzer/_analysis.html", context), str(analysis.get("format") or "")
+
+    html, paste_format = _cached(cache_key(explain.slug, explain.parser_version), render)
     return mark_safe(html), paste_format  # noqa: S308 - rendered by our own template, escaped there
 
 
@@ -76,16 +79,33 @@ TOKEN_SLOT = mark_safe("<!--csrf-token-->")  # noqa: S308 - a constant
 def page(key: str, render: Callable[[SafeString], str], token: str) -> str:
     """The whole page of a visitor without a session: rendered once by `render` (given the
     token's placeholder), cached under `key`, and given this visitor's CSRF `token`."""
-    html = cache.get(key)
-    if html is None:
-        html = render(TOKEN_SLOT)
-        cache.set(key, html, CACHE_SECONDS)
+    html: str = _cached(key, lambda: render(TOKEN_SLOT))
     return html.replace(TOKEN_SLOT, token)
+
+
+def _cached(key: str, build: Callable[[], T]) -> T:
+    """The value cached under `key`, built and cached on a miss. A cache that is down costs the
+    rendering, not the page: the value is built, and the failure logged as one sampled line."""
+    try:
+        value = cache.get(key)
+    except RedisError as exc:
+        failures.record(f"cache get {key}", exc)
+        return build()
+    if value is None:
+        value = build()
+        try:
+            cache.set(key, value, CACHE_SECONDS)
+        except RedisError as exc:
+            failures.record(f"cache set {key}", exc)
+    return value
 
 
 def forget(slug: str, parser_version: str) -> None:
     """Drop the cached section of a deleted explain."""
-    cache.delete(cache_key(slug, parser_version))
+    try:
+        cache.delete(cache_key(slug, parser_version))
+    except RedisError as exc:  # the entry ages out; a deleted explain is never served anyway
+        failures.record(f"cache delete {slug}", exc)
 
 
 def etag(*parts: object) -> str:

@@ -11,8 +11,8 @@ from rest_framework.throttling import AnonRateThrottle
 class CreateRateThrottle(AnonRateThrottle):
     """`API_CREATE_RATE` (e.g. "30/minute") per client address.
 
-    Counts live in the `throttle` cache (the database cache in settings), which every
-    gunicorn worker shares, so the limit holds across workers.
+    Counts live in the `throttle` cache (Redis with CACHE_URL=redis://…, else the database), which
+    every worker on every app server shares, so the limit holds across them all.
     """
 
     scope = "explain_create"

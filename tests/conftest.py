@@ -36,6 +36,11 @@ REQUIREMENTS = {
         "needs PostgreSQL's server binaries (initdb, pg_ctl: apt-get install postgresql) and make",
         "REQUIRE_POSTGRES",
     ),
+    "redis": (
+        lambda: bool(os.environ.get("REDIS_URL")),
+        "needs Redis: set REDIS_URL=redis://127.0.0.1:PORT/0 (a throwaway redis-server) to run it",
+        "REQUIRE_REDIS",
+    ),
     "browser": (CHROMIUM.exists, f"needs Chromium at {CHROMIUM} (apt-get install chromium)", "REQUIRE_BROWSER"),
 }
 

@@ -109,3 +109,14 @@ def test_pages_with_a_csrf_token_are_not_compressed_others_are(client, saved):
     assert recent["Content-Encoding"] == "gzip" and b"<html" in gzip.decompress(recent.content)
     api = client.get(f"/api/v1/explains/{saved.slug}", HTTP_ACCEPT_ENCODING="gzip")
     assert not api.has_header("Content-Encoding")
+
+
+def test_cache_url_selects_the_backend():
+    from config.settings import caches
+
+    assert caches("locmem://")["default"]["BACKEND"].endswith("LocMemCache")
+    assert caches("locmem://")["throttle"]["BACKEND"].endswith("DatabaseCache")
+    shared = caches("redis://:secret@cache.internal:6379/2")
+    assert shared["default"]["BACKEND"].endswith("RedisCache") and shared["throttle"]["LOCATION"].endswith("/2")
+    with pytest.raises(ValueError, match="unknown cache"):
+        caches("memcached://cache.internal")
