@@ -317,12 +317,15 @@ def shown_tables(tables: list[dict], limit: int) -> list[dict]:
 @require_safe
 def raw(request: HttpRequest, slug: str) -> HttpResponse:
     """The paste exactly as stored, as UTF-8 text."""
-    found = _live_or_gone(request, slug, defer=("analysis", "search_text"))
-    if isinstance(found, HttpResponse):
-        return found
-    response = HttpResponse(found.raw_explain.encode("utf-8"), content_type="text/plain; charset=utf-8")
+    text = Explain.objects.live().filter(slug=slug).values_list("raw_explain", flat=True).first()
+    if text is None:  # 404 or 410, and why (or saved a moment ago)
+        found = _live_or_gone(request, slug, defer=lookup.HEAVY_FIELDS)
+        if isinstance(found, HttpResponse):
+            return found
+        text = found.raw_explain
+    response = HttpResponse(text.encode("utf-8"), content_type="text/plain; charset=utf-8")
     response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Disposition"] = f'inline; filename="explain-{found.slug}.txt"'
+    response["Content-Disposition"] = f'inline; filename="explain-{slug}.txt"'
     return response
 
 
