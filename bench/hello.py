@@ -1,5 +1,8 @@
-"""A bare Django "hello world" for bench/http_bench.py: one view, no middleware, no database."""
+"""A bare Django "hello world" for bench/http_bench.py: one view, no middleware, no database,
+served the way `make serve` serves the site (config/asgi.py: the request guard, then Django's
+WSGI handler in a pool of threads)."""
 
+from a2wsgi import WSGIMiddleware
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
@@ -13,6 +16,8 @@ def hello(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [path("", hello)]
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-application = get_asgi_application()
+from config.request_guard import RequestGuard  # noqa: E402
+
+application = RequestGuard(WSGIMiddleware(get_wsgi_application(), workers=32), max_body_bytes=1 << 20, answer_within=30)

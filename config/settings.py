@@ -60,7 +60,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.unavailable.DatabaseUnavailableMiddleware",
-    "config.static_files.StaticFilesMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.compression.SafeGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -94,10 +94,14 @@ TEMPLATES = [
 DB_CONNECT_TIMEOUT = env_int("DB_CONNECT_TIMEOUT", 5)  # seconds
 DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", 10_000)
 DB_SEARCH_TIMEOUT_MS = env_int("DB_SEARCH_TIMEOUT_MS", 3_000)  # one search statement
-# Under `make serve` (ASGI) every request runs in its own thread, so PostgreSQL connections come
-# from a pool of at most DB_POOL_SIZE per worker process (0: no pool, persistent connections).
+# PostgreSQL connections come from a pool of at most DB_POOL_SIZE per worker process, fewer than its
+# threads (0: no pool, a persistent connection per thread).
 DB_POOL_SIZE = env_int("DB_POOL_SIZE", 10)
 DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 3)  # seconds to wait for a free pooled connection
+# Under `make serve`, the threads of each worker process that run requests (a request waiting on
+# the database holds one; more threads than pooled connections keep pages that need no database
+# answering while the database hangs).
+WEB_THREADS = env_int("WEB_THREADS", 32)
 # Under `make serve`, a request with no answer after this many seconds is answered 503 (a frozen
 # database cannot hold a client longer).
 REQUEST_TIMEOUT = env_int("REQUEST_TIMEOUT", 30)

@@ -317,7 +317,7 @@ def shown_tables(tables: list[dict], limit: int) -> list[dict]:
 @require_safe
 def raw(request: HttpRequest, slug: str) -> HttpResponse:
     """The paste exactly as stored, as UTF-8 text."""
-    text = Explain.objects.live().filter(slug=slug).values_list("raw_explain", flat=True).first()
+    text = lookup.live_raw_text(slug)
     if text is None:  # 404 or 410, and why (or saved a moment ago)
         found = _live_or_gone(request, slug, defer=lookup.HEAVY_FIELDS)
         if isinstance(found, HttpResponse):
