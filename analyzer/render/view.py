@@ -32,8 +32,10 @@ from analyzer.render.profile_view import (
 from analyzer.render.text import format_table, format_vertical
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
-# Columns whose long values (lists of keys, "; "-joined Extra items) may break after , and ;.
+# Columns whose long values (lists of keys, "; "-joined Extra items) may break after , and ;
+# when longer than WRAP_WIDTH characters (their box in site.css is 34ch wide at most).
 WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
+WRAP_WIDTH = 30
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
 _EXTRA_SPLIT = re.compile(r"(;\s*)")
 # The query as the optimizer rewrote it (Note 1003 of SHOW WARNINGS): the server prints it in
@@ -253,7 +255,7 @@ def _claims(annotation: dict[str, Any], column: str, item: str) -> bool:
 
 
 def _cell(column: str, value: str | None, numeric: bool, annotations: list[dict[str, Any]], notes: TermNotes) -> Cell:
-    cell = Cell(column=column, value=value, numeric=numeric, wraps=column in WRAPPING_COLUMNS)
+    cell = Cell(column=column, value=value, numeric=numeric, wraps=False)
     if value is None:
         cell.chips = [Segment(a.get("term") or a.get("title") or "", notes.of(a)) for a in annotations]
         return cell
@@ -266,6 +268,8 @@ def _cell(column: str, value: str | None, numeric: bool, annotations: list[dict[
         else:
             cell.segments.append(Segment(item))
     cell.chips = [Segment(str(a.get("term") or a.get("title") or "note"), notes.of(a)) for a in pending]
+    width = len(value) + sum(len(chip.text) + 1 for chip in cell.chips)
+    cell.wraps = column in WRAPPING_COLUMNS and width > WRAP_WIDTH
     return cell
 
 

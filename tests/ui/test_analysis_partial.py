@@ -179,9 +179,15 @@ def test_plan_table_layout():
     assert "num" not in headers[3].classes
     nulls = doc.by_id("row-0").find_all("span", cls="null")
     assert [n.text for n in nulls] == ["NULL", "NULL"]
+    # Short lists of keys stay on one line; long ones wrap in a box, after their commas.
     keys = doc.by_id("row-1").find_all("td")[4]
-    assert "long" in keys.classes and keys.find_all("div", cls="wrap-box") and len(keys.find_all("wbr")) == 2
-    assert doc.by_id("row-1").find_all("a", href="#row-1")
+    assert keys.text == "PRIMARY,idx_a,idx_b" and not keys.find_all("div") and not keys.find_all("wbr")
+    assert "num" in doc.by_id("row-1").find_all("td")[6].classes
+    assert doc.by_id("row-1").find_all("th", scope="row")[0].find_all("a", href="#row-1")
+    analysis = base_analysis()
+    analysis["rows"][1]["possible_keys"] = "PRIMARY,idx_customer_created_at,idx_status"
+    keys = parse(render(analysis)).by_id("row-1").find_all("td")[4]
+    assert keys.find_all("div", cls="wrap-box") and len(keys.find_all("wbr")) == 2
 
 
 def test_findings_most_severe_first_with_row_links():

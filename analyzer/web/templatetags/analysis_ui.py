@@ -78,29 +78,29 @@ def _breaks(text: str) -> str:
     return "".join(_esc(p) + ("<wbr>" if p in (",", ";") else "") for p in _BREAK_AFTER.split(text))
 
 
-def _segment(seg: Segment) -> str:
-    """A piece of cell text; a term is a link to its explanation in the page's list of terms, which
-    also describes it (site.js shows a copy of the entry beside the term)."""
+def _segment(seg: Segment, breaks: bool) -> str:
+    """A piece of cell text, with `<wbr>` after its commas and semicolons when it may wrap; a term
+    is a link to its explanation in the page's list of terms, which also describes it (site.js
+    shows a copy of the entry beside the term)."""
+    text = _breaks(seg.text) if breaks else _esc(seg.text)
     if seg.note is None:
-        return _breaks(seg.text)
+        return text
     target = _esc(seg.note.id)
-    return (
-        f'<a class="term sev-{_esc(seg.note.severity)}" href="#{target}" aria-describedby="{target}">'
-        f"{_breaks(seg.text)}</a>"
-    )
+    return f'<a class="term sev-{_esc(seg.note.severity)}" href="#{target}" aria-describedby="{target}">{text}</a>'
 
 
 def _cell(cell: Cell) -> str:
-    classes = " ".join(c for c, on in (("num", cell.numeric), ("long", cell.wraps)) if on)
-    inner = '<span class="null">NULL</span>' if cell.is_null else "".join(_segment(s) for s in cell.segments)
-    inner += "".join(" " + _segment(s) for s in cell.chips)
+    parts = [_segment(s, cell.wraps) for s in cell.segments]
+    inner = '<span class="null">NULL</span>' if cell.is_null else "".join(parts)
+    inner += "".join(" " + _segment(s, cell.wraps) for s in cell.chips)
     if cell.wraps:
         # The box caps the width; a wrapping table cell alone upsets Chrome's column widths.
         inner = f'<div class="wrap-box">{inner}</div>'
-    return f'<td class="{classes}">{inner}</td>' if classes else f"<td>{inner}</td>"
+    return f'<td class="num">{inner}</td>' if cell.numeric else f"<td>{inner}</td>"
 
 
 def _row(row: RowView, prefix: str) -> str:
+    """A row of the plan table, headed by its number (styled as `.plan tbody th`)."""
     anchor = f"{_esc(prefix)}row-{row.index}"
     classes = " ".join(
         c for c in ("affected" if row.affected else "", f"row-{_esc(row.severity)}" if row.severity else "") if c
@@ -110,8 +110,9 @@ def _row(row: RowView, prefix: str) -> str:
         if row.affected
         else ""
     )
-    head = f'<th scope="row" class="num rownum"><a href="#{anchor}">{row.number}</a>{cut}</th>'
-    return f'<tr id="{anchor}" class="{classes}">{head}{"".join(_cell(c) for c in row.cells)}</tr>'
+    head = f'<th scope="row"><a href="#{anchor}">{row.number}</a>{cut}</th>'
+    attributes = f'id="{anchor}" class="{classes}"' if classes else f'id="{anchor}"'
+    return f"<tr {attributes}>{head}{''.join(_cell(c) for c in row.cells)}</tr>"
 
 
 @register.simple_tag
