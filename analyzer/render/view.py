@@ -216,7 +216,7 @@ class AnalysisView:
     row_count: int = 0  # rows in the plan; `rows` holds the first MAX_SHOWN_ROWS of them
     finding_count: int = 0  # findings in the analysis; `findings` holds the most severe ones
     # The raw paste cut where what became of its lines changes (else `raw_html` shows it unmarked),
-    # the roles found in it (for the legend), and how many of its lines with text were not read.
+    # the roles and reasons found in it (for the legend), and how many of its lines with text were not read.
     raw_parts: list[RawPart] = field(default_factory=list)
     line_notes: list[LineNote] = field(default_factory=list)  # by role, then as first met
     lines_not_read: int = 0

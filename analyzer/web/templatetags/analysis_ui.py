@@ -90,8 +90,10 @@ def _segment(seg: Segment, breaks: bool) -> str:
 
 
 def _cell(cell: Cell) -> str:
-    parts = [_segment(s, cell.wraps) for s in cell.segments]
-    inner = '<span class="null">NULL</span>' if cell.is_null else "".join(parts)
+    if cell.is_null:
+        inner = '<span class="null">NULL</span>'
+    else:
+        inner = "".join(_segment(s, cell.wraps) for s in cell.segments)
     inner += "".join(" " + _segment(s, cell.wraps) for s in cell.chips)
     if cell.wraps:
         # The box caps the width; a wrapping table cell alone upsets Chrome's column widths.
