@@ -56,6 +56,9 @@ Operation = Token.Name.Function
 
 LIGHT_STYLE = "default"
 DARK_STYLE = "github-dark"
+# Classes written as plain text, without a span: whitespace, and punctuation such as a table's
+# borders, which take the text colour (a span each made up most of a highlighted paste).
+PLAIN_CLASSES = frozenset({"w", "p"})
 
 
 @lru_cache(maxsize=512)
@@ -68,13 +71,19 @@ def css_class(ttype: _TokenType) -> str:
     return STANDARD_TYPES[ttype] + suffix
 
 
+def _shown_class(ttype: _TokenType) -> str:
+    """The class a token is written with: none for those in PLAIN_CLASSES."""
+    cls = css_class(ttype)
+    return "" if cls in PLAIN_CLASSES else cls
+
+
 def _spans(tokens: Iterable[tuple[_TokenType, str]]) -> str:
     """HTML spans, one per run of tokens that share a class."""
     out = []
     run_class = ""
     run: list[str] = []
     for ttype, value in tokens:
-        cls = css_class(ttype)
+        cls = _shown_class(ttype)
         if cls != run_class and run:
             out.append(_span(run_class, "".join(run)))
             run = []
@@ -138,7 +147,7 @@ def highlight_query(query: str, tables: dict[str, int] | None = None) -> str:
             links[j] = tables[name]
     out = []
     for i, (ttype, value) in enumerate(tokens):
-        span = _span(css_class(ttype), value)
+        span = _span(_shown_class(ttype), value)
         if i in links:
             span = f'<a class="table-link" href="#row-{links[i]}">{span}</a>'
         out.append(span)
@@ -528,10 +537,13 @@ class _CutTokens:
 
 
 def _token_rules(style: str) -> str:
-    """The style's token colours only: background and text colour come from site.css."""
+    """The style's token colours only: background and text colour come from site.css, and the
+    classes in PLAIN_CLASSES are never written."""
     formatter: Formatter[str] = HtmlFormatter(style=style)
     rules = formatter.get_style_defs(".hl").splitlines()
-    return "\n".join(r for r in rules if r.startswith(".hl .") and not r.startswith(".hl .hll"))
+    return "\n".join(
+        r for r in rules if r.startswith(".hl .") and r.split()[1][1:] not in {"hll", *PLAIN_CLASSES}
+    )
 
 
 def pygments_css() -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,15 +32,17 @@ from analyzer.render.profile_view import (
 from analyzer.render.text import format_table, format_vertical
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
-# Columns whose long values (lists of keys, "; "-joined Extra items) may break after , and ;.
+# Columns whose long values (lists of keys, "; "-joined Extra items) may break after , and ;
+# when longer than WRAP_WIDTH characters (their box in site.css is 34ch wide at most).
 WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
+WRAP_WIDTH = 30
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
 _EXTRA_SPLIT = re.compile(r"(;\s*)")
 # The query as the optimizer rewrote it (Note 1003 of SHOW WARNINGS): the server prints it in
 # lower case, often after a `/* select#1 */` comment; other notes are sentences ("Select 2 was ...").
 _REWRITTEN_QUERY = re.compile(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
 # A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
-# tooltips would make a 70 MB page); the raw text and the JSON keep them all.
+# cells would make a page of many megabytes); the raw text and the JSON keep them all.
 MAX_SHOWN_ROWS = 1000
 MAX_SHOWN_FINDINGS = 200
 MAX_FINDING_LINKS = 50
@@ -57,10 +58,43 @@ LINE_MARKERS = {
 
 
 @dataclass
+class TermNote:
+    """An explanation the page writes once, in its list of terms; every term it explains points
+    at `id` (that of the explanation's text). Annotations share one only when all of it is the same."""
+
+    id: str
+    title: str
+    severity: str
+    explanation: str
+    url: str
+    slug: str
+    term: str
+
+
+class TermNotes:
+    """The notes of one page, one per distinct content, numbered as first met."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.by_content: dict[tuple[str, ...], TermNote] = {}
+
+    def of(self, annotation: dict[str, Any]) -> TermNote:
+        """The note explaining `annotation`, made when it is the first with its content."""
+        content = (
+            str(annotation.get("title") or annotation.get("term") or ""),
+            str(annotation.get("severity") or "info"),
+            *(str(annotation.get(key) or "") for key in ("explanation", "url", "slug", "term")),
+        )
+        note = self.by_content.get(content)
+        if note is None:
+            note = self.by_content[content] = TermNote(f"{self.prefix}term-{len(self.by_content) + 1}", *content)
+        return note
+
+
+@dataclass
 class Segment:
     text: str
-    annotation: dict[str, Any] | None = None
-    tip_id: str = ""
+    note: TermNote | None = None
 
 
 @dataclass
@@ -127,7 +161,7 @@ class RawPart:
     last: int
     role: str = ""
     reason: str = ""
-    tip_id: str = ""
+    note_id: str = ""  # of the reason's text in the legend
 
     @property
     def marker(self) -> str:
@@ -135,14 +169,28 @@ class RawPart:
         return LINE_MARKERS[self.role][0] if self.role else ""
 
     @property
-    def meaning(self) -> str:
-        """What the marker means: `read as the plan`, `ignored`, …"""
-        return LINE_MARKERS[self.role][1] if self.role else ""
-
-    @property
     def where(self) -> str:
         """`line 3` or `lines 3–9`."""
         return f"line {self.first}" if self.first == self.last else f"lines {self.first}\u2013{self.last}"
+
+
+@dataclass
+class LineNote:
+    """A role and reason of marked lines, written once in the legend; the marks of all the spans
+    with them point at `id` (that of the reason's text)."""
+
+    id: str
+    role: str
+    reason: str
+
+    @property
+    def marker(self) -> str:
+        return LINE_MARKERS[self.role][0]
+
+    @property
+    def meaning(self) -> str:
+        """What the marker means: `read as the plan`, `ignored`, …"""
+        return LINE_MARKERS[self.role][1]
 
 
 @dataclass
@@ -168,13 +216,14 @@ class AnalysisView:
     row_count: int = 0  # rows in the plan; `rows` holds the first MAX_SHOWN_ROWS of them
     finding_count: int = 0  # findings in the analysis; `findings` holds the most severe ones
     # The raw paste cut where what became of its lines changes (else `raw_html` shows it unmarked),
-    # the roles found in it (for the legend), and how many of its lines with text were not read.
+    # the roles and reasons found in it (for the legend), and how many of its lines with text were not read.
     raw_parts: list[RawPart] = field(default_factory=list)
-    line_roles: list[tuple[str, str, str]] = field(default_factory=list)  # (role, marker, meaning)
+    line_notes: list[LineNote] = field(default_factory=list)  # by role, then as first met
     lines_not_read: int = 0
     spans_marked: int = 0
     spans_unmarked: int = 0  # spans past MAX_MARKED_SPANS, shown without their marks
     profile: ProfileView | None = None  # for a plan with timings
+    terms: list[TermNote] = field(default_factory=list)  # the explanations of the terms in `rows`
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -205,22 +254,22 @@ def _claims(annotation: dict[str, Any], column: str, item: str) -> bool:
     return False
 
 
-def _cell(
-    column: str, value: str | None, numeric: bool, annotations: list[dict[str, Any]], tip_ids: Iterator[str]
-) -> Cell:
-    cell = Cell(column=column, value=value, numeric=numeric, wraps=column in WRAPPING_COLUMNS)
+def _cell(column: str, value: str | None, numeric: bool, annotations: list[dict[str, Any]], notes: TermNotes) -> Cell:
+    cell = Cell(column=column, value=value, numeric=numeric, wraps=False)
     if value is None:
-        cell.chips = [Segment(a.get("term") or a.get("title") or "", a, next(tip_ids)) for a in annotations]
+        cell.chips = [Segment(a.get("term") or a.get("title") or "", notes.of(a)) for a in annotations]
         return cell
     pending = list(annotations)
     for item in _items(column, value):
         owner = next((a for a in pending if _claims(a, column, item)), None)
         if owner is not None:
             pending.remove(owner)
-            cell.segments.append(Segment(item, owner, next(tip_ids)))
+            cell.segments.append(Segment(item, notes.of(owner)))
         else:
             cell.segments.append(Segment(item))
-    cell.chips = [Segment(str(a.get("term") or a.get("title") or "note"), a, next(tip_ids)) for a in pending]
+    cell.chips = [Segment(str(a.get("term") or a.get("title") or "note"), notes.of(a)) for a in pending]
+    width = len(value) + sum(len(chip.text) + 1 for chip in cell.chips)
+    cell.wraps = column in WRAPPING_COLUMNS and width > WRAP_WIDTH
     return cell
 
 
@@ -229,23 +278,17 @@ def _row_label(index: int, rows: list[dict[str, Any]]) -> str:
     return f"row {index + 1} ({table})" if table else f"row {index + 1}"
 
 
-def _tip_ids(prefix: str) -> Iterator[str]:
-    n = 0
-    while True:
-        n += 1
-        yield f"{prefix}tip-{n}"
-
-
 def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "") -> AnalysisView:
     """The view of an `Analysis.to_dict()` dict, with the raw paste highlighted; `prefix` starts
-    the ids of its tooltips (a page may show two analyses)."""
+    the ids of its explanations (a page may show two analyses)."""
     columns: list[str] = [str(c) for c in analysis.get("columns") or []]
     rows: list[dict[str, Any]] = analysis.get("rows") or []
     annotations: list[dict[str, Any]] = analysis.get("annotations") or []
     affected = set(analysis.get("affected_rows") or [])
     shown = rows[:MAX_SHOWN_ROWS]
     numeric = {c: _is_numeric_column([row.get(c) for row in rows]) for c in columns}
-    row_views = _row_views(columns, shown, numeric, _by_cell(columns, annotations), affected, _tip_ids(prefix))
+    notes = TermNotes(prefix)
+    row_views = _row_views(columns, shown, numeric, _by_cell(columns, annotations), affected, notes)
     findings = sorted(analysis.get("findings") or [], key=lambda f: SEVERITY_ORDER.get(f.get("severity"), 9))
     nodes = build_tree(analysis)
     tree = _tree(nodes, len(row_views))
@@ -277,6 +320,7 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         prefix=prefix,
         row_count=len(rows),
         finding_count=len(findings),
+        terms=list(notes.by_content.values()),
     )
     profile = read_profile(analysis)
     if profile is not None and nodes:
@@ -319,9 +363,8 @@ def _raw_paste(view: AnalysisView, raw: str, stored: Any) -> None:
     view.spans_unmarked = max(0, len(spans) - MAX_MARKED_SPANS)
     spans = spans[:MAX_MARKED_SPANS]
     view.spans_marked = len(spans)
-    view.raw_parts = _raw_parts(text, lines, spans, view.prefix)
-    present = {span.role for span in spans}
-    view.line_roles = [(role, *LINE_MARKERS[role]) for role in LINE_ROLES if role in present]
+    view.raw_parts = _raw_parts(text, lines, spans)
+    view.line_notes = _line_notes(view.raw_parts, view.prefix)
     view.lines_not_read = sum(
         1 for span in spans if span.role == "ignored" for line in lines[span.first - 1 : span.last] if line.strip()
     )
@@ -349,7 +392,7 @@ def _line_span(item: Any) -> LineSpan | None:
     return LineSpan(first, last, str(role), reason)
 
 
-def _raw_parts(text: str, lines: list[str], spans: list[LineSpan], prefix: str) -> list[RawPart]:
+def _raw_parts(text: str, lines: list[str], spans: list[LineSpan]) -> list[RawPart]:
     """`text` (of `lines`) cut into parts at the edges of `spans`, highlighted as a whole."""
     edges = sorted({0, len(lines)} | {s.first - 1 for s in spans} | {s.last for s in spans})
     cuts: list[int] = []  # where the lines at the inner edges start in `text`
@@ -361,10 +404,22 @@ def _raw_parts(text: str, lines: list[str], spans: list[LineSpan], prefix: str) 
     for n, (a, b) in enumerate(itertools.pairwise(edges)):
         span = by_first.get(a + 1)
         if span is not None and span.last == b:
-            parts.append(RawPart(html[n], a + 1, b, span.role, span.reason, f"{prefix}line-tip-{len(parts) + 1}"))
+            parts.append(RawPart(html[n], a + 1, b, span.role, span.reason))
         else:
             parts.append(RawPart(html[n], a + 1, b))
     return parts
+
+
+def _line_notes(parts: list[RawPart], prefix: str) -> list[LineNote]:
+    """One note per distinct role and reason of the marked `parts`, which get its id."""
+    notes: dict[tuple[str, str], LineNote] = {}
+    for part in parts:
+        if part.role:
+            note = notes.get((part.role, part.reason))
+            if note is None:
+                note = notes[part.role, part.reason] = LineNote(f"{prefix}line-why-{len(notes) + 1}", part.role, part.reason)
+            part.note_id = note.id
+    return sorted(notes.values(), key=lambda note: LINE_ROLES.index(note.role))
 
 
 def _server_note(message: str) -> ServerNote:
@@ -392,11 +447,11 @@ def _row_views(
     numeric: dict[str, bool],
     by_cell: dict[tuple[int, str], list[dict[str, Any]]],
     affected: set[int],
-    tip_ids: Iterator[str],
+    notes: TermNotes,
 ) -> list[RowView]:
     row_views = []
     for index, row in enumerate(rows):
-        cells = [_cell(c, _as_text(row.get(c)), numeric[c], by_cell.get((index, c), []), tip_ids) for c in columns]
+        cells = [_cell(c, _as_text(row.get(c)), numeric[c], by_cell.get((index, c), []), notes) for c in columns]
         severities = [str(a.get("severity")) for c in columns for a in by_cell.get((index, c), [])]
         row_views.append(RowView(index, index + 1, cells, index in affected, _worst(severities)))
     return row_views

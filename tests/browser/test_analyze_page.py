@@ -40,16 +40,29 @@ def test_mangled_paste_previews_live_and_debounced(open_page):
     assert page.url.endswith("/preview/")  # shown in place, no navigation
 
 
+def explanation_of(page, term) -> str:
+    """The text of the explanation `term` is described by (written once, in the list of terms)."""
+    return page.locator("#" + term.get_attribute("aria-describedby")).inner_text()
+
+
+def assert_in_viewport(page, locator) -> None:
+    box, viewport = locator.bounding_box(), page.viewport_size
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
+
+
 def test_tooltip_opens_on_hover_and_focus_and_links_to_the_glossary(open_page):
     page = open_page("/preview/")
     page.locator("#id_explain").fill(read_fixture("no_badge_table.txt"))
     term = page.locator("#row-1 .term").filter(has_text="ALL")
-    tip = page.locator("#" + term.get_attribute("aria-describedby"))
+    tip = page.get_by_role("tooltip")
     expect(tip).to_be_hidden()
 
     term.hover()
     expect(tip).to_be_visible()
+    expect(tip).to_contain_text(explanation_of(page, term))
     expect(tip).to_contain_text("Documentation")
+    assert_in_viewport(page, tip)
     page.mouse.move(5, 5)
     expect(tip).to_be_hidden()
 
@@ -57,18 +70,27 @@ def test_tooltip_opens_on_hover_and_focus_and_links_to_the_glossary(open_page):
     expect(tip).to_be_visible()
     page.keyboard.press("Escape")
     expect(tip).to_be_hidden()
-    # Shift+Tab goes back to the previous term (MATERIALIZED): its tooltip opens, this one stays closed.
+    # Shift+Tab goes back to the previous term (MATERIALIZED): the tooltip opens with its explanation.
     page.keyboard.press("Shift+Tab")
     previous = page.locator("#row-1 .term").filter(has_text="MATERIALIZED")
     expect(previous).to_be_focused()
-    expect(page.locator("#" + previous.get_attribute("aria-describedby"))).to_be_visible()
-    expect(tip).to_be_hidden()
-    term.focus()
     expect(tip).to_be_visible()
+    expect(tip).to_contain_text(explanation_of(page, previous))
+    expect(tip).not_to_contain_text(explanation_of(page, term))
+    term.focus()
+    expect(tip).to_contain_text(explanation_of(page, term))
 
     # Keyboard users reach the links inside the tooltip; the glossary link opens the term.
     glossary = tip.get_by_role("link", name=re.compile("^Glossary"))
     slug = glossary.get_attribute("href").split("#", 1)[1]
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(glossary).to_be_focused()
+    page.keyboard.press("Escape")  # from inside the tooltip: closes it and goes back to the term
+    expect(tip).to_be_hidden()
+    expect(term).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(tip).to_be_visible()
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     expect(glossary).to_be_focused()
@@ -82,11 +104,12 @@ def test_tooltip_opens_on_tap(open_page):
     page = open_page("/preview/", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     page.locator("#id_explain").fill(read_fixture("no_badge_table.txt"))
     term = page.locator(".term").first
-    tip = page.locator("#" + term.get_attribute("aria-describedby"))
+    tip = page.get_by_role("tooltip")
     term.tap()
     expect(tip).to_be_visible()
-    box = tip.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # kept inside the phone screen
+    expect(tip).to_contain_text(explanation_of(page, term))
+    assert_in_viewport(page, tip)  # kept inside the phone screen
+    assert page.url.endswith("/preview/")  # the tap opened the tooltip, it did not follow the link
     page.locator("h1").tap()
     expect(tip).to_be_hidden()
     term.tap()
@@ -119,18 +142,18 @@ def test_focusing_the_mark_of_lines_not_read_shows_why(open_page):
     page.locator(".raw-section summary").click()
     mark = page.locator(".lines-ignored .term").first
     expect(mark).to_have_text("not read: line 1")
-    tip = page.locator("#" + mark.get_attribute("aria-describedby"))
+    tip = page.get_by_role("tooltip")
     expect(tip).to_be_hidden()
     mark.focus()
     expect(tip).to_be_visible()
-    expect(tip).to_have_text("Ignored, line 1Other text.")
+    expect(tip).to_have_text("not read ignored: other text")
     page.keyboard.press("Escape")
     expect(tip).to_be_hidden()
     # Tab goes on to the mark of the plan's lines, whose tooltip says what they were read as.
     page.keyboard.press("Tab")
     plan = page.locator(".lines-plan .term")
     expect(plan).to_be_focused()
-    expect(page.locator("#" + plan.get_attribute("aria-describedby"))).to_contain_text("The EXPLAIN result shown.")
+    expect(tip).to_have_text("plan read as the plan: the EXPLAIN result shown")
 
 
 def test_copy_button_copies_the_clean_table(open_page):
@@ -157,11 +180,15 @@ def test_without_javascript_the_form_posts_and_the_page_answers(open_page):
     expect(page.locator("#id_explain")).to_have_value(re.compile(r"^MariaDB \[hr\]>"))
     expect(page.locator(".copy-btn").first).to_be_hidden()  # no dead buttons without JavaScript
     expect(page.locator("#clean-table")).to_be_visible()
-    # Tooltips are CSS: they still open on hover.
+    # A term links to its explanation in the list of terms on the page.
     term = page.locator(".term").first
-    tip = page.locator("#" + term.get_attribute("aria-describedby"))
-    term.hover()
-    expect(tip).to_be_visible()
+    target = term.get_attribute("aria-describedby")
+    expect(page.locator(".page-terms")).to_be_visible()
+    term.click()
+    page.wait_for_url(re.compile(rf"#{target}$"))
+    expect(page.locator(f"#{target}")).to_be_in_viewport()
+    expect(page.locator(f"#{target}")).to_have_text(re.compile(r"\w"))
+    expect(page.get_by_role("tooltip")).to_have_count(0)
 
 
 def test_without_javascript_a_paste_with_no_explain_gets_the_error(open_page, trouble):

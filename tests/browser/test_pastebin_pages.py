@@ -9,6 +9,7 @@ from django.core.cache import caches
 from django.test import Client
 from playwright.sync_api import expect
 
+from bench.pastes import explain_table
 from pastebin.models import MisreadReport
 from tests.ui.conftest import read_fixture
 from tests.ui.test_compare import AFTER, BEFORE
@@ -48,9 +49,10 @@ def test_paste_preview_save_tooltip_glossary_and_delete(open_page, trouble):
     expect(page.locator("#permalink-url")).to_have_value(permalink)
 
     term = page.locator("#row-1 .term").filter(has_text="eq_ref")
-    tip = page.locator("#" + term.get_attribute("aria-describedby"))
+    tip = page.get_by_role("tooltip")
     term.hover()
     expect(tip).to_be_visible()
+    expect(tip).to_contain_text(page.locator("#" + term.get_attribute("aria-describedby")).inner_text())
     glossary = tip.get_by_role("link", name=re.compile("^Glossary"))
     slug = glossary.get_attribute("href").split("#", 1)[1]
     glossary.click()
@@ -95,6 +97,39 @@ def test_hostile_paste_on_home_and_permalink_runs_nothing(open_page, trouble):
     page.wait_for_timeout(300)
     assert page.locator("main img, main svg, main script").count() == 0
     assert not trouble.dialogs and not trouble.unexpected_errors()
+
+
+def test_tooltips_never_widen_the_page_or_the_plan_table(open_page):
+    slug = save_via_http(explain_table(20), "many terms")
+    page = open_page(f"/e/{slug}/", viewport={"width": 1280, "height": 720})
+    tip = page.get_by_role("tooltip")
+    before = page_sizes(page)
+    assert before["page"][0] <= 1280  # no horizontal page scroll
+    assert before["box"][0] <= max(before["box"][2], before["table"][0])  # the box holds the table, nothing more
+    assert before["box"][1] <= max(before["box"][3], before["table"][1])
+    terms = page.locator("table.plan .term")
+    assert terms.count() > 60
+    for n in (0, terms.count() // 2, terms.count() - 1):  # the last: the bottom right corner of the table
+        terms.nth(n).hover()
+        expect(tip).to_be_visible()
+        box = tip.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 1280 and box["y"] >= 0 and box["y"] + box["height"] <= 720
+        assert page_sizes(page) == before
+
+
+def page_sizes(page) -> dict[str, list[float]]:
+    """Scroll sizes of the page and of the plan table's scroll box (with its visible size), and the table's size."""
+    return page.evaluate(
+        """() => {
+          const root = document.documentElement, box = document.querySelector(".table-scroll");
+          const table = box.querySelector("table");
+          return {
+            page: [root.scrollWidth, root.scrollHeight],
+            box: [box.scrollWidth, box.scrollHeight, box.clientWidth, box.clientHeight],
+            table: [table.offsetWidth, table.offsetHeight],
+          };
+        }"""
+    )
 
 
 def test_without_javascript_save_and_analyze(open_page):

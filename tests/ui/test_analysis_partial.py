@@ -1,4 +1,4 @@
-"""The analysis partial: plan table, annotated terms with tooltips, findings, tree, copies, query."""
+"""The analysis partial: plan table, annotated terms and their explanations, findings, tree, copies, query."""
 
 from __future__ import annotations
 
@@ -75,23 +75,72 @@ def annotation(row: int, column: str, term: str) -> dict:
     "fixture",
     ["analyze_table.txt", "vertical_prompt.txt", "tsv.txt", "union_table.txt", "json_plan.txt", "no_badge_table.txt"],
 )
-def test_every_annotation_has_an_accessible_tooltip(fixture):
+def test_every_term_links_to_its_own_explanation_written_once(fixture):
     paste = read_fixture(fixture)
     analysis = analyze(paste).to_dict()
     assert analysis["annotations"], "the annotator should annotate these samples"
     doc = parse(render(analysis, paste))
-    terms = doc.find_all("table", cls="plan")[0].find_all("button", cls="term")
+    terms = doc.find_all("table", cls="plan")[0].find_all("a", cls="term")
     assert len(terms) == len(analysis["annotations"])
-    for button, note in zip(terms, _in_document_order(analysis), strict=True):
-        assert button.attrs["type"] == "button"
-        tip = doc.by_id(button.attrs["aria-describedby"])
-        assert tip is not None and tip.attrs["role"] == "tooltip"
-        assert note["title"] in tip.text and note["explanation"] in tip.text
-        hrefs = [a.attrs["href"] for a in tip.find_all("a")]
-        assert note["url"] in hrefs
-        assert f"/terms/#{note['slug']}" in hrefs
-        assert f"sev-{note['severity']}" in button.parent.classes
-        assert button.parent is tip.parent  # hover and focus-within on one wrapper show it
+    for term, note in zip(terms, _in_document_order(analysis), strict=True):
+        assert_explained(doc, term, note)
+    entries = doc.find_all("section", cls="page-terms")[0].find_all("div", cls="term-entry")
+    fields = ("title", "severity", "explanation", "url", "slug", "term")
+    assert len(entries) == len({tuple(a[f] for f in fields) for a in analysis["annotations"]})
+    ids = [n.attrs["id"] for n in doc.iter() if n.attrs.get("id")]
+    assert len(ids) == len(set(ids))
+
+
+def assert_explained(doc, term, note: dict) -> None:
+    """`term` is described by, and links to, the text of `note`'s explanation, in an entry outside the
+    plan table with its title, severity and links."""
+    target = term.attrs["aria-describedby"]
+    assert term.attrs["href"] == f"#{target}"
+    assert f"sev-{note['severity']}" in term.classes
+    explanation = doc.by_id(target)
+    assert explanation is not None and explanation.text == note["explanation"]
+    entry = ancestor(explanation, "term-entry")
+    assert "tip-source" in entry.classes and f"sev-{note['severity']}" in entry.classes
+    assert entry.find_all("dt")[0].text == f"{note['title']} {note['severity']}"
+    hrefs = [a.attrs["href"] for a in entry.find_all("a")]
+    assert hrefs == [note["url"], f"/terms/#{note['slug']}"]
+    assert ancestor(entry, "page-terms").tag == "section"
+
+
+def ancestor(node, cls: str):
+    """The closest ancestor of `node` with class `cls`."""
+    while node is not None and cls not in node.classes:
+        node = node.parent
+    assert node is not None, f"no ancestor of class {cls}"
+    return node
+
+
+def test_a_term_with_a_severity_of_its_own_in_one_row_gets_an_explanation_of_its_own():
+    scan, reread = annotation(0, "type", "ALL"), {**annotation(1, "type", "ALL"), "severity": "info"}
+    analysis = base_analysis(annotations=[scan, reread, annotation(1, "extra", "Using index")])
+    analysis["rows"][1]["type"] = "ALL"
+    doc = parse(render(analysis))
+    first, second = (doc.by_id(f"row-{n}").find_all("a", cls="term")[0] for n in (0, 1))
+    assert first.attrs["aria-describedby"] != second.attrs["aria-describedby"]
+    assert_explained(doc, first, scan)
+    assert_explained(doc, second, reread)
+
+
+def test_the_same_explanation_is_written_once_for_all_its_terms():
+    notes = [annotation(0, "type", "ALL"), annotation(1, "type", "eq_ref")]
+    analysis = base_analysis(
+        annotations=[*notes, annotation(1, "select_type", "SIMPLE"), annotation(0, "select_type", "SIMPLE")]
+    )
+    markup = render(analysis)
+    doc = parse(markup)
+    simple = [a for a in doc.find_all("a", cls="term") if a.text == "SIMPLE"]
+    assert len(simple) == 2 and simple[0].attrs == simple[1].attrs
+    assert markup.count(annotation(0, "select_type", "SIMPLE")["explanation"]) == 1
+    assert len(doc.find_all("div", cls="term-entry")) == 3
+
+
+def test_without_annotations_there_is_no_list_of_terms():
+    assert "page-terms" not in render(base_analysis())
 
 
 def _in_document_order(analysis: dict) -> list[dict]:
@@ -108,16 +157,17 @@ def test_terms_are_highlighted_inside_their_cell():
     row = doc.by_id("row-0")
     extra = row.find_all("td")[-1]
     assert extra.text.startswith("Using where;")
-    assert [b.text for b in extra.find_all("button", cls="term")] == ["Using filesort"]
+    assert [a.text for a in extra.find_all("a", cls="term")] == ["Using filesort"]
     type_cell = row.find_all("td")[3]
-    assert [b.text for b in type_cell.find_all("button")] == ["ALL"]
+    assert [a.text for a in type_cell.find_all("a", cls="term")] == ["ALL"]
 
 
 def test_an_annotation_whose_text_is_not_in_the_cell_is_still_shown():
     note = annotation(1, "extra", "Using index")
     doc = parse(render(base_analysis(annotations=[note])))
-    buttons = doc.by_id("row-1").find_all("button", cls="term")
-    assert [b.text for b in buttons] == ["Using index"]
+    terms = doc.by_id("row-1").find_all("a", cls="term")
+    assert [a.text for a in terms] == ["Using index"]
+    assert_explained(doc, terms[0], note)
 
 
 def test_plan_table_layout():
@@ -129,9 +179,15 @@ def test_plan_table_layout():
     assert "num" not in headers[3].classes
     nulls = doc.by_id("row-0").find_all("span", cls="null")
     assert [n.text for n in nulls] == ["NULL", "NULL"]
+    # Short lists of keys stay on one line; long ones wrap in a box, after their commas.
     keys = doc.by_id("row-1").find_all("td")[4]
-    assert "long" in keys.classes and keys.find_all("div", cls="wrap-box") and len(keys.find_all("wbr")) == 2
-    assert doc.by_id("row-1").find_all("a", href="#row-1")
+    assert keys.text == "PRIMARY,idx_a,idx_b" and not keys.find_all("div") and not keys.find_all("wbr")
+    assert "num" in doc.by_id("row-1").find_all("td")[6].classes
+    assert doc.by_id("row-1").find_all("th", scope="row")[0].find_all("a", href="#row-1")
+    analysis = base_analysis()
+    analysis["rows"][1]["possible_keys"] = "PRIMARY,idx_customer_created_at,idx_status"
+    keys = parse(render(analysis)).by_id("row-1").find_all("td")[4]
+    assert keys.find_all("div", cls="wrap-box") and len(keys.find_all("wbr")) == 2
 
 
 def test_findings_most_severe_first_with_row_links():

@@ -1,5 +1,6 @@
-"""The raw paste marked by what became of its lines: a wrapper per span, a marker with its reason
-in a tooltip (hover, focus, tap), everything escaped; analyses without `lines` show it unmarked."""
+"""The raw paste marked by what became of its lines: a wrapper per span, a marker linking to its reason
+in the legend (written once per reason, shown in the tooltip on hover, focus and tap), everything
+escaped; analyses without `lines` show it unmarked."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_each_span_of_lines_has_one_wrapper_with_its_marker():
         ["lines-ignored"],
         ["lines-ignored"],
     ]
-    assert [n.find_all("button")[0].text for n in marked] == [
+    assert [n.find_all("a", cls="line-mark")[0].text for n in marked] == [
         "not read: lines 1\u20132",
         "plan: lines 4\u20138",
         "not read: line 9",
@@ -45,18 +46,21 @@ def test_each_span_of_lines_has_one_wrapper_with_its_marker():
     assert raw.text_except("line-mark") == PASTE  # the paste itself, nothing added or lost
 
 
-def test_the_reason_is_a_tooltip_of_a_focusable_marker():
+def test_the_marker_links_to_its_reason_written_once_in_the_legend():
     doc = parse(render(analyze(PASTE).to_dict(), PASTE))
-    ignored = doc.find_all("span", cls="lines-ignored")[0]
-    button = ignored.find_all("button", cls="term")[0]
-    assert button.attrs["type"] == "button"  # focusable, and opens on tap like a term's tooltip
-    assert button.find_all("span", cls="visually-hidden")[0].text == ": lines 1\u20132"
-    tip = doc.by_id(button.attrs["aria-describedby"])
-    assert tip is not None and tip.attrs["role"] == "tooltip"
-    assert tip.text == "Ignored, lines 1\u20132Other text."
-    assert tip.parent is button.parent and "annot" in button.parent.classes  # hover and focus-within show it
-    status = doc.find_all("span", cls="lines-ignored")[1]
-    assert "A client status line such as 'N rows in set'." in status.text
+    marks = [span.find_all("a", cls="line-mark")[0] for span in doc.find_all("span", cls="lines-ignored")]
+    mark = marks[0]
+    assert "term" in mark.classes  # focusable, and opens the tooltip on hover, focus and tap like a term
+    assert mark.find_all("span", cls="visually-hidden")[0].text == ": lines 1\u20132"
+    reason = doc.by_id(mark.attrs["aria-describedby"])
+    assert mark.attrs["href"] == "#" + mark.attrs["aria-describedby"]
+    assert reason is not None and reason.text == "other text"
+    assert reason.parent.tag == "li" and "tip-source" in reason.parent.classes
+    assert reason.parent.text == "not read ignored: other text"
+    # Lines 9 and 11 were ignored for the same reason: one entry serves both.
+    assert marks[2].attrs["aria-describedby"] == marks[0].attrs["aria-describedby"]
+    status = doc.by_id(marks[1].attrs["aria-describedby"])
+    assert status.text == "a client status line such as 'N rows in set'"
 
 
 def test_a_hostile_paste_and_hostile_reasons_stay_text():
@@ -65,15 +69,20 @@ def test_a_hostile_paste_and_hostile_reasons_stay_text():
     markup = render(analysis, PASTE)
     assert_inert(markup)
     assert "<script>alert(1)</script>\n" in raw_block(markup).text
-    assert "&lt;img src=x onerror=alert(2)&gt;&quot;." in markup
+    assert "&lt;img src=x onerror=alert(2)&gt;&quot;</span>" in markup
     assert "style=" not in markup  # classes only: the CSP forbids inline styles
 
 
-def test_the_legend_names_the_roles_found_and_the_summary_counts_lines_not_read():
+def test_the_legend_names_the_roles_and_reasons_found_and_the_summary_counts_lines_not_read():
     doc = parse(render(analyze(PASTE).to_dict(), PASTE))
     legend = doc.find_all("ul", cls="line-legend")[0]
-    assert [li.classes for li in legend.find_all("li")][:-1] == [{"lines-plan"}, {"lines-ignored"}]
-    assert "plan read as the plan" in legend.text and "not read ignored" in legend.text
+    assert [li.text for li in legend.find_all("li")][:-1] == [
+        "plan read as the plan: the EXPLAIN result shown",
+        "not read ignored: other text",
+        "not read ignored: a client status line such as 'N rows in set'",
+    ]
+    roles = [li.classes - {"tip-source"} for li in legend.find_all("li", cls="tip-source")]
+    assert roles == [{"lines-plan"}, {"lines-ignored"}, {"lines-ignored"}]
     assert doc.find_all("summary")[-1].text == "Show the raw paste, highlighted (4 lines not read)"
 
 
@@ -82,7 +91,7 @@ def test_every_role_has_its_marker():
         "mysql> EXPLAIN EXTENDED SELECT a FROM t;\n" + TABLE + "\nNote (Code 1003): select `t`.`a` AS `a` from `t`\n"
     )
     doc = parse(render(analyze(paste).to_dict(), paste))
-    markers = [b.text.split(":")[0] for b in doc.find_all("pre", cls="raw")[0].find_all("button")]
+    markers = [a.text.split(":")[0] for a in doc.find_all("pre", cls="raw")[0].find_all("a", cls="line-mark")]
     assert markers == ["query", "plan", "warnings"]
     assert doc.find_all("summary")[-1].text == "Show the raw paste, highlighted"
 
@@ -129,7 +138,7 @@ def test_two_analyses_on_one_page_keep_their_marker_ids_apart():
     doc = parse(render(analysis, PASTE, "a-") + render(analysis, PASTE, "b-"))
     ids = [n.attrs["id"] for n in doc.iter() if n.attrs.get("id")]
     assert len(ids) == len(set(ids))
-    assert sum(1 for i in ids if "line-tip" in i) == 8
+    assert sorted(i for i in ids if "line-why" in i) == [f"{p}-line-why-{n}" for p in "ab" for n in (1, 2, 3)]
 
 
 def test_a_paste_too_big_to_highlight_is_still_marked():
@@ -151,6 +160,7 @@ def test_past_the_limit_spans_are_shown_unmarked():
     lines = [{"first": 2 * n + 1, "last": 2 * n + 1, "role": "ignored", "reason": "other text"} for n in range(count)]
     markup = render({**analyze(PASTE).to_dict(), "lines": lines}, paste)
     raw = raw_block(markup)
-    assert len(raw.find_all("button")) == MAX_MARKED_SPANS
+    assert len(raw.find_all("a", cls="line-mark")) == MAX_MARKED_SPANS
+    assert len(parse(markup).find_all("li", cls="tip-source")) == 1  # one reason for them all
     assert raw.text_except("line-mark") == paste
     assert f"The first {MAX_MARKED_SPANS} spans of lines are marked; 3 more" in " ".join(markup.split())

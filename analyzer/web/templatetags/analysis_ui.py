@@ -78,41 +78,31 @@ def _breaks(text: str) -> str:
     return "".join(_esc(p) + ("<wbr>" if p in (",", ";") else "") for p in _BREAK_AFTER.split(text))
 
 
-def _annotation(seg: Segment) -> str:
-    """A highlighted term: a button described by its tooltip, both in one hover/focus wrapper."""
-    a = seg.annotation or {}
-    severity = _esc(str(a.get("severity") or "info"))
-    links = []
-    if a.get("url"):
-        links.append(f'<a href="{_esc(web_url(a.get("url")))}" rel="noopener noreferrer">Documentation</a>')
-    if a.get("slug"):
-        slug = _esc(str(a["slug"]))
-        links.append(f'<a href="/terms/#{slug}">Glossary: {_esc(str(a.get("term") or ""))}</a>')
-    return (
-        f'<span class="annot sev-{severity}">'
-        f'<button type="button" class="term" aria-describedby="{seg.tip_id}">{_breaks(seg.text)}</button>'
-        f'<span class="tip" role="tooltip" id="{seg.tip_id}">'
-        f'<span class="tip-head"><strong>{_esc(str(a.get("title") or ""))}</strong> '
-        f'<span class="badge sev-{severity}">{severity}</span></span>'
-        f'<span class="tip-body">{_esc(str(a.get("explanation") or ""))}</span>'
-        f'<span class="tip-links">{"".join(links)}</span></span></span>'
-    )
+def _segment(seg: Segment, breaks: bool) -> str:
+    """A piece of cell text, with `<wbr>` after its commas and semicolons when it may wrap; a term
+    is a link to its explanation in the page's list of terms, which also describes it (site.js
+    shows a copy of the entry beside the term)."""
+    text = _breaks(seg.text) if breaks else _esc(seg.text)
+    if seg.note is None:
+        return text
+    target = _esc(seg.note.id)
+    return f'<a class="term sev-{_esc(seg.note.severity)}" href="#{target}" aria-describedby="{target}">{text}</a>'
 
 
 def _cell(cell: Cell) -> str:
-    classes = " ".join(c for c, on in (("num", cell.numeric), ("long", cell.wraps)) if on)
     if cell.is_null:
         inner = '<span class="null">NULL</span>'
     else:
-        inner = "".join(_annotation(s) if s.annotation else _breaks(s.text) for s in cell.segments)
-    inner += "".join(" " + _annotation(s) for s in cell.chips)
+        inner = "".join(_segment(s, cell.wraps) for s in cell.segments)
+    inner += "".join(" " + _segment(s, cell.wraps) for s in cell.chips)
     if cell.wraps:
         # The box caps the width; a wrapping table cell alone upsets Chrome's column widths.
         inner = f'<div class="wrap-box">{inner}</div>'
-    return f'<td class="{classes}">{inner}</td>' if classes else f"<td>{inner}</td>"
+    return f'<td class="num">{inner}</td>' if cell.numeric else f"<td>{inner}</td>"
 
 
 def _row(row: RowView, prefix: str) -> str:
+    """A row of the plan table, headed by its number (styled as `.plan tbody th`)."""
     anchor = f"{_esc(prefix)}row-{row.index}"
     classes = " ".join(
         c for c in ("affected" if row.affected else "", f"row-{_esc(row.severity)}" if row.severity else "") if c
@@ -122,30 +112,27 @@ def _row(row: RowView, prefix: str) -> str:
         if row.affected
         else ""
     )
-    head = f'<th scope="row" class="num rownum"><a href="#{anchor}">{row.number}</a>{cut}</th>'
-    return f'<tr id="{anchor}" class="{classes}">{head}{"".join(_cell(c) for c in row.cells)}</tr>'
+    head = f'<th scope="row"><a href="#{anchor}">{row.number}</a>{cut}</th>'
+    attributes = f'id="{anchor}" class="{classes}"' if classes else f'id="{anchor}"'
+    return f"<tr {attributes}>{head}{''.join(_cell(c) for c in row.cells)}</tr>"
 
 
 @register.simple_tag
 def plan_rows(view: AnalysisView) -> SafeString:
-    """The `<tr>` rows of the plan table, with annotated terms and their tooltips."""
+    """The `<tr>` rows of the plan table, with its terms linked to their explanations."""
     return mark_safe("\n".join(_row(r, view.prefix) for r in view.rows))  # noqa: S308 - built from escaped parts
 
 
 def _raw_part(part: RawPart) -> str:
-    """Lines of the raw paste in one wrapper; with a role, a marker beside them that shows the
-    reason on hover, focus or tap (the same button and tooltip as an annotated term)."""
+    """Lines of the raw paste in one wrapper; with a role, a mark beside them that links to their
+    reason in the legend, and shows it on hover, focus or tap like a term."""
     if not part.role:
         return f'<span class="lines">{part.html}</span>' if part.html else ""
-    tip, where = _esc(part.tip_id), _esc(part.where)
-    reason = part.reason[:1].upper() + part.reason[1:]
+    target = _esc(part.note_id)
     return (
-        f'<span class="lines lines-{_esc(part.role)}"><span class="annot line-mark">'
-        f'<button type="button" class="term" aria-describedby="{tip}">{_esc(part.marker)}'
-        f'<span class="visually-hidden">: {where}</span></button>'
-        f'<span class="tip" role="tooltip" id="{tip}">'
-        f'<span class="tip-head"><strong>{_esc(part.meaning.capitalize())}</strong>, {where}</span>'
-        f'<span class="tip-body">{_esc(reason)}.</span></span></span>'
+        f'<span class="lines lines-{_esc(part.role)}">'
+        f'<a class="term line-mark" href="#{target}" aria-describedby="{target}">{_esc(part.marker)}'
+        f'<span class="visually-hidden">: {_esc(part.where)}</span></a>'
         f'<span class="lines-text">{part.html}</span></span>'
     )
 

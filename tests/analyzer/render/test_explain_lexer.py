@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pygments.token import Token, _TokenType
 
-from analyzer.render.highlight import ExplainLexer, css_class, highlight_explain
+from analyzer.render.highlight import PLAIN_CLASSES, ExplainLexer, css_class, highlight_explain, pygments_css
 from tests.ui.conftest import read_fixture
 
 T = Token
@@ -115,8 +115,17 @@ def test_tree_printed_as_vertical_output():
 def test_term_classes_follow_html_formatter_naming():
     assert css_class(T.Name.Builtin.Term.Bad) == "nb-Term-Bad"
     assert css_class(T.Keyword.Constant) == "kc"
-    html = highlight_explain("| id | type |\n")
-    assert "<span" in html and "style=" not in html
+    html = highlight_explain("+----+------+\n| id | type |\n+----+------+\n| 1  | ALL  |\n")
+    assert "style=" not in html
+    assert html == (
+        '+----+------+\n| <span class="gh">id</span> | <span class="gh">type</span> |\n'
+        '+----+------+\n| <span class="m">1</span>  | <span class="nb-Term-Bad">ALL</span>  |\n'
+    )  # borders and spaces take the text colour: no span of their own
+
+
+def test_the_stylesheet_has_no_rules_for_classes_never_written():
+    for plain in PLAIN_CLASSES:
+        assert f".hl .{plain} " not in pygments_css()
 
 
 def test_hostile_text_is_escaped():
