@@ -61,7 +61,16 @@ class Saver:
             time.sleep(0.3)
 
 
+def healthy(site) -> None:
+    """Wait until every worker answers from the database again (a test's starting point)."""
+    deadline, served = time.monotonic() + 20, 0
+    while served < 8:
+        assert time.monotonic() < deadline, "the site did not come back"
+        served = served + 1 if request(f"{site.url}/api/v1/explains/?page_size=1").status == 200 else 0
+
+
 def test_restarts_and_crashes_lose_nothing(cluster, site):
+    healthy(site)
     saver = Saver(site.url)
     outages: list[tuple[float, float]] = []
 
@@ -105,6 +114,7 @@ def test_restarts_and_crashes_lose_nothing(cluster, site):
 
 
 def test_outage_is_answered_503_in_the_client_s_shape(cluster, site):
+    healthy(site)
     created = request(f"{site.url}/api/v1/explains/", "POST", explain(7).encode(), {"Content-Type": "text/plain"})
     slug = json.loads(created.body)["slug"]
     cluster.stop("fast")
@@ -126,6 +136,7 @@ def test_outage_is_answered_503_in_the_client_s_shape(cluster, site):
 
 
 def test_frozen_database_costs_seconds_and_spares_other_pages(cluster, site):
+    healthy(site)
     created = request(f"{site.url}/api/v1/explains/", "POST", explain(9).encode(), {"Content-Type": "text/plain"})
     slug = json.loads(created.body)["slug"]
     frozen = cluster.freeze()
@@ -148,6 +159,7 @@ def test_frozen_database_costs_seconds_and_spares_other_pages(cluster, site):
 
 
 def test_failures_are_logged_one_line_each_not_tracebacks(cluster, site):
+    healthy(site)
     before = len(site.output())
     cluster.stop("fast")
     try:
