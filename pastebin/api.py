@@ -15,6 +15,7 @@ from analyzer.web.api import (
     LimitedJSONParser,
     PlainTextParser,
     PlainTextRenderer,
+    TooComplex,
     read_explain,
     too_large_error,
 )
@@ -67,7 +68,9 @@ def wants_plain_link(request: Request) -> bool:
 
 
 def _save_error(exc: SaveError) -> exceptions.APIException:
-    return too_large_error() if exc.too_large else exceptions.ParseError(exc.message)
+    if exc.too_large:
+        return too_large_error()
+    return TooComplex(exc.message) if exc.too_complex else exceptions.ParseError(exc.message)
 
 
 CREATE_DESCRIPTION = """Save an explain and get its permalink.
@@ -110,6 +113,7 @@ class ExplainListCreate(generics.ListCreateAPIView):
             201: serializers.ExplainCreatedOutput,
             400: serializers.ErrorOutput,
             413: serializers.ErrorOutput,
+            422: serializers.ErrorOutput,
             429: serializers.ErrorOutput,
         },
     )
