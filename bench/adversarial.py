@@ -14,7 +14,8 @@ time budget of `analyzer.deadline` cut it); any other exception is reported as a
 many seconds of CPU time.
 
 `--growth` times the shapes once found to grow faster than their size at 1/16, 1/8, 1/4, 1/2
-and all of the limit, with the ratio of each time to the one before (about 2 when linear).
+and all of the limit (from 1/N with `--smallest N`), with the ratio of each time to the one
+before (about 2 when linear), up to the first run that times out.
 """
 
 from __future__ import annotations
@@ -339,8 +340,10 @@ def growth(args: argparse.Namespace) -> None:
             continue
         figures = []
         previous = None
-        for share in (16, 8, 4, 2, 1):
+        share = args.smallest
+        while share >= 1:
             seconds, outcome = best_time(build(BUDGET // share), args.repeat, not args.no_deadline, args.timeout)
+            share //= 2
             ratio = f" (x{seconds / previous:.1f})" if previous and previous > 0.001 else ""
             figures.append(f"{seconds * 1000:.0f} ms{ratio}")
             previous = seconds
@@ -358,6 +361,7 @@ def main() -> None:
     parser.add_argument("--no-deadline", action="store_true", help="time the readers without their time budget")
     parser.add_argument("--timeout", type=float, default=60.0, help="stop a run after this many CPU seconds")
     parser.add_argument("--growth", action="store_true", help="time the scaled shapes at growing sizes")
+    parser.add_argument("--smallest", type=int, default=16, help="with --growth, start at 1/N of the limit")
     args = parser.parse_args()
     if args.growth:
         growth(args)
