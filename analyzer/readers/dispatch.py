@@ -45,7 +45,7 @@ from analyzer.readers.resultset import (
     is_explain_header,
     missing_tail,
 )
-from analyzer.readers.table import BOX_DRAWING, Headers, has_box_drawing, parse_table, starts_table
+from analyzer.readers.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
 from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
 from analyzer.readers.vertical import parse_vertical, starts_vertical
@@ -340,7 +340,7 @@ def result_sets(
 ) -> list[ResultSet]:
     """Every table, vertical and batch result set in the cleaned lines, in order."""
     found: list[ResultSet] = []
-    headers = Headers(lines)
+    wrapped = Wrapped(lines)
     end = 0
     for i in [i for i, line in enumerate(lines) if line and _may_start(line)]:
         if i < end:
@@ -355,7 +355,7 @@ def result_sets(
             if result is not None and statement:
                 result.query = statement_query(statement)
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
-            result, end = parse_table(lines, numbers, i, margins, headers)
+            result, end = parse_table(lines, numbers, i, margins, wrapped)
         elif "*****" in line and starts_vertical(line):
             result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif starts_tsv(line):

@@ -43,8 +43,15 @@ _REMARK_MARKS = ("<-", "<=", "--", "#", "//", "^", "\u2190", "\u21d0")
 # More separators than any EXPLAIN has columns: not an EXPLAIN table.
 MAX_COLUMNS = 200
 # Lines the attempts to unwrap the header of a table without borders may go over in one paste
-# (besides an eighth of its lines; see `Headers`).
+# (besides an eighth of its lines; see `Wrapped`).
 _UNWRAP_LINES = 10_000
+# How many breaks `_search` may try for one line, and for all the lines of a paste (besides two a
+# line of the paste): a paste whose every line is a damaged row makes each search fail after
+# trying every choice it has.
+_SEARCH_STEPS = 300
+_SEARCH_BUDGET = 20_000
+# An ASCII piece this wide or less is joined to the line to see whether it lines up (`_lines_up`).
+_SHORT_PIECE = 512
 
 
 def has_box_drawing(lines: list[str]) -> bool:
@@ -117,6 +124,7 @@ class _Table:
     indent: int
     top: bool  # the table starts with its top border
     borders: int  # borders read so far: top, under the header, bottom
+    wrapped: Wrapped  # shared by the tables of the paste
     joins: _Joins = field(default_factory=_Joins)
     notices: list[str] = field(default_factory=list)
     # The logical lines read (each with the index of its first piece), in sections between borders.
@@ -134,20 +142,21 @@ def parse_table(
     numbers: list[int],
     start: int,
     margins: list[int] | None = None,
-    headers: Headers | None = None,
+    wrapped: Wrapped | None = None,
 ) -> tuple[ResultSet | None, int]:
     """Read the table starting at `lines[start]`; return it (or None) and the index after it.
 
     `margins` holds, per line, the width of the quoting the cleanup removed (see `_assemble`);
-    `headers` is shared by the calls on the same `lines` (see `Headers`).
+    `wrapped` is shared by the calls on the same `lines` (see `Wrapped`).
     """
     first = lines[start]
     top = is_border(first)
     if top and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
         return None, start + 1  # the rest of a first border that was only partly selected
     indent = len(first) - len(first.lstrip())
-    table = _Table(lines, numbers, start, margins or [0] * len(lines), indent, top, borders=int(top))
-    found = _find_frame(table, headers or Headers(lines))
+    margins = margins or [0] * len(lines)
+    table = _Table(lines, numbers, start, margins, indent, top, int(top), wrapped or Wrapped(lines))
+    found = _find_frame(table)
     if found is None or len(found[0].seps) > MAX_COLUMNS:
         return None, start + 1
     frame, j = found
@@ -162,7 +171,7 @@ def parse_table(
     return _result(table, frame, physical), j
 
 
-def _find_frame(table: _Table, headers: Headers) -> tuple[_Frame, int] | None:
+def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
     """The table's frame and the index of its header line (after the top border, if any): the frame
     is drawn by the top border, else by the border under the header, else by the header's `|` signs."""
     lines, start = table.lines, table.start
@@ -171,8 +180,9 @@ def _find_frame(table: _Table, headers: Headers) -> tuple[_Frame, int] | None:
     below = _border_below(lines, start, table.indent)
     if below is not None:
         # A table whose first border was lost (or only partly selected) takes the one below the header.
-        return _border_frame(table, below, _Joins())[0], start
-    frame = _borderless_wrapped_frame(lines, start, table.indent, table.margins, headers)
+        found = _border_frame(table, below, _Joins())
+        return None if found is None else (found[0], start)
+    frame = _borderless_wrapped_frame(lines, start, table.indent, table.margins, table.wrapped)
     if frame is None:
         return None
     table.notices.append(
@@ -181,9 +191,15 @@ def _find_frame(table: _Table, headers: Headers) -> tuple[_Frame, int] | None:
     return frame, start
 
 
-def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int]:
-    """The frame of the border at `lines[at]` (with the pieces a terminal wrapped it into) and the index after it."""
-    border, j = _join_border(table.lines, at, joins)
+def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int] | None:
+    """The frame of the border at `lines[at]` (with the pieces a terminal wrapped it into) and the
+    index after it; None for a border with more separators than any EXPLAIN has columns, or a
+    wrapped one once the paste's attempts have used up their budget of lines (`Wrapped`)."""
+    wrapped = table.wrapped
+    j = wrapped.border_end(at)
+    if wrapped.count("+", at, j) > MAX_COLUMNS or (j > at + 1 and not wrapped.spend(j - at)):
+        return None
+    border = _join_border(table.lines, at, j, joins)
     closed = border.endswith("+")
     seps = [k for k, c in enumerate(border) if c == "+"]
     wrap = width(table.lines[at].rstrip()) + table.margins[at] if j - at > 1 else None
@@ -265,7 +281,8 @@ def _after_gap(table: _Table, frame: _Frame, j: int) -> int | None:
 
 def _read_border(table: _Table, frame: _Frame, j: int) -> tuple[int, bool]:
     """Take in the border at `lines[j]`; return the index to go on from and whether the table goes on."""
-    border, k = _join_border(table.lines, j, table.joins)
+    k = _border_end(table.lines, j)
+    border = _join_border(table.lines, j, k, table.joins)
     if frame.total is not None and width(border) != frame.total:
         return j, False
     sections = table.sections
@@ -286,7 +303,7 @@ def _read_row(table: _Table, frame: _Frame, j: int, s: str) -> int:
     cut = _remark_start(s, frame)
     if cut is not None:
         _take_off_remark(table, j, s, cut)
-    row_text, k = _assemble(table.lines, j, frame, table.joins, table.margins)
+    row_text, k = _assemble(table.lines, j, frame, table.joins, table.margins, table.wrapped)
     if table.squeezed is None:
         table.squeezed = frame.total is not None and not _aligned(row_text, 0, frame.seps)
     if table.squeezed:
@@ -479,26 +496,30 @@ def _border_below(lines: list[str], start: int, indent: int) -> int | None:
     return None
 
 
-class Headers:
-    """What the attempts to read a table at the lines of one paste share about `|` header lines
-    (tables without borders): where a header's pieces end, how many `|` signs lines hold, and
-    how many more lines the attempts to unwrap a header may go over.
+class Wrapped:
+    """What the attempts to read a table at the lines of one paste share about the lines a
+    terminal or a mail client may have cut into pieces (borders, and the headers of tables without
+    borders): where such a line's pieces end, how many `|` or `+` signs lines hold, how many more
+    lines the attempts may go over, and how many more breaks the searches for the gaps of wrapped
+    rows may try (`_search`).
 
-    Every line a header's pieces go over ends the header where it ends for its first line (a piece
-    follows by what the last non-blank piece ends with and what the next line starts with), so one
-    scan serves the attempts at all the lines it went over, at the same indentation.
+    Every line the pieces of a border or header go over ends it where it ends for its first line
+    (a piece follows by what the last piece ends with and what the next line starts with), so one
+    scan serves the attempts at all the lines it went over (for headers, at the same indentation).
 
-    Unwrapping a header tries ten widths over its pieces and the rows under it. A paste reads each
-    of its headers once or twice; one whose lines start header after header that each end at once
-    (junk made of `|` signs) would make that quadratic, so the attempts of a paste may go over
+    A paste reads each of its borders and headers once or twice, but one whose lines start table
+    after table that each end at once (junk made of `|`, `+` and `-`) would go over the same
+    pieces again and again, ten widths at a time for a header: the attempts of a paste may go over
     `_UNWRAP_LINES` lines, and an eighth of its lines, in all.
     """
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
-        self._scanned: dict[int, tuple[int, int]] = {}  # per indentation: the last header scanned, (start, end)
-        self._bars: list[int] | None = None  # `|` signs in the lines before each line
+        self._headers: dict[int, tuple[int, int]] = {}  # per indentation: the last header scanned, (start, end)
+        self._border = (-1, -1)  # the last border scanned
+        self._counts: dict[str, list[int]] = {}  # per sign: how many the lines before each line hold
         self._left = _UNWRAP_LINES + len(lines) // 8
+        self._steps = _SEARCH_BUDGET + 2 * len(lines)
 
     def spend(self, count: int) -> bool:
         """Take `count` lines from the budget; False when it was spent already."""
@@ -506,21 +527,37 @@ class Headers:
         self._left -= count
         return left > 0
 
-    def end(self, start: int, indent: int) -> int:
+    def steps(self) -> int:
+        """How many breaks the next search for a wrapped line's gaps may try (`_search`)."""
+        return max(0, min(_SEARCH_STEPS, self._steps))
+
+    def searched(self, steps: int) -> None:
+        """Count the breaks a search tried."""
+        self._steps -= steps
+
+    def header_end(self, start: int, indent: int) -> int:
         """Index after the pieces of the header line `lines[start]` (see `_header_end`)."""
         if self.lines[start][indent : indent + 1] != "|":
             return start + 1  # no outer border: rows do not start with `|` either
-        first, end = self._scanned.get(indent, (-1, -1))
+        first, end = self._headers.get(indent, (-1, -1))
         if not first < start < end:
             end = _header_end(self.lines, start, indent)
-            self._scanned[indent] = (start, end)
+            self._headers[indent] = (start, end)
         return end
 
-    def bars(self, start: int, end: int) -> int:
-        """How many `|` signs `lines[start:end]` hold."""
-        if self._bars is None:
-            self._bars = list(itertools.accumulate((line.count("|") for line in self.lines), initial=0))
-        return self._bars[end] - self._bars[start]
+    def border_end(self, start: int) -> int:
+        """Index after the pieces of the border line `lines[start]` (see `_border_end`)."""
+        first, end = self._border
+        if not first < start < end:
+            end = _border_end(self.lines, start)
+            self._border = (start, end)
+        return end
+
+    def count(self, sign: str, start: int, end: int) -> int:
+        """How many `sign`s `lines[start:end]` hold."""
+        if sign not in self._counts:
+            self._counts[sign] = list(itertools.accumulate((line.count(sign) for line in self.lines), initial=0))
+        return self._counts[sign][end] - self._counts[sign][start]
 
 
 def _header_end(lines: list[str], start: int, indent: int) -> int:
@@ -543,7 +580,7 @@ def _header_end(lines: list[str], start: int, indent: int) -> int:
 
 
 def _borderless_wrapped_frame(
-    lines: list[str], start: int, indent: int, margins: list[int], headers: Headers
+    lines: list[str], start: int, indent: int, margins: list[int], wrapped: Wrapped
 ) -> _Frame | None:
     """The frame of a table without `+---+` lines, from its header, which a terminal or a mail
     client may have cut into pieces. The terminal's width is not known (pieces may have lost
@@ -551,11 +588,11 @@ def _borderless_wrapped_frame(
     (one space dropped at each break, None): the right one lines up the header and joins the
     first rows without other gaps. When both readings fit, a usual terminal width or pieces all
     of one width speak for the terminal. None for a header with more separators than any EXPLAIN
-    has columns, or once the paste's attempts have used up `headers`' budget of lines."""
-    end = headers.end(start, indent)
+    has columns, or once the paste's attempts have used up `wrapped`'s budget of lines."""
+    end = wrapped.header_end(start, indent)
     if end == start + 1:
         return _borderless_frame(lines[start], indent)  # not wrapped
-    if headers.bars(start, end) > MAX_COLUMNS or not headers.spend(end - start):
+    if wrapped.count("|", start, end) > MAX_COLUMNS or not wrapped.spend(end - start):
         return None
     block = lines[start : start + 40]
     first_width = max((width(line) for line in block if line[indent : indent + 1] == "|"), default=width(lines[start]))
@@ -580,9 +617,9 @@ def _borderless_wrapped_frame(
         bad = 0
         j = end
         while j < len(lines) and j < end + 12 and lines[j][indent : indent + 1] == "|":
-            text, j = _assemble(lines, j, frame, joins, margins)
+            text, j = _assemble(lines, j, frame, joins, margins, wrapped)
             bad += not _split(text, frame, False)[1]
-        headers.spend(j - end)
+        wrapped.spend(j - end)
         scored.append(((bad, joins.irregular, (wrap is None) == terminal_first), frame))
     if not scored:
         header = _unwrapped_header(lines, start, end, first_width)
@@ -639,28 +676,38 @@ def _bar_columns(text: str) -> list[int]:
     return found
 
 
-def _join_border(lines: list[str], start: int, joins: _Joins) -> tuple[str, int]:
-    """A border line with the pieces a terminal wrapped it into; the index after the last piece."""
-    border = lines[start].rstrip()
+def _border_end(lines: list[str], start: int) -> int:
+    """Index after the pieces a terminal wrapped the border line `lines[start]` into: a piece (a
+    line of `+` and `-`) that starts with `-` always continues it; after a complete border (one
+    ending with `+`), a `+` starts the next one."""
+    closed = lines[start].rstrip().endswith("+")
     j = start + 1
-    # A piece that starts with '-' always continues; after a complete border, a '+' starts the next one.
-    while j < len(lines) and _is_border_piece(lines[j]) and (not border.endswith("+") or lines[j][0] == "-"):
-        if joins.wrap is None:
-            joins.wrap = width(border)
-        border += lines[j].rstrip()
-        joins.terminal += 1
+    while j < len(lines) and _is_border_piece(lines[j]) and (not closed or lines[j][0] == "-"):
+        closed = lines[j].rstrip().endswith("+")
         j += 1
-    return border, j
+    return j
 
 
-def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margins: list[int]) -> tuple[str, int]:
+def _join_border(lines: list[str], start: int, end: int, joins: _Joins) -> str:
+    """The border line `lines[start]` with its pieces up to `end` (`_border_end`), counted in `joins`."""
+    pieces = [line.rstrip() for line in lines[start:end]]
+    if len(pieces) > 1 and joins.wrap is None:
+        joins.wrap = width(pieces[0])
+    joins.terminal += len(pieces) - 1
+    return "".join(pieces)
+
+
+def _assemble(
+    lines: list[str], start: int, frame: _Frame, joins: _Joins, margins: list[int], wrapped: Wrapped
+) -> tuple[str, int]:
     """A table line with the wrapped pieces that follow it; the index after the last piece.
 
     At each break several gaps may fit (a terminal's cut, a mail client's dropped space, the
     separators' columns); a piece without a separator cannot tell them apart, so the choices are
     searched until the line ends exactly at the border's width with its `|` in place (a few
-    hundred steps at most). A line that cannot be completed that way takes the first choice at
-    each break and is reported as damaged by the caller.
+    hundred steps at most, and fewer once the paste's searches have taken their share: see
+    `Wrapped.steps`). A line that cannot be completed that way takes the first choice at each
+    break and is reported as damaged by the caller.
 
     `margins[k]` is how many columns of quoting were taken off line k: a terminal filled the
     line to its width with them, so a piece plus its margin is the wrap width.
@@ -669,7 +716,7 @@ def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margin
     if total is None:
         return lines[start], start + 1
     pieces = _Pieces(lines, frame, margins, start)
-    found = _search(pieces, total) or _first_fits(pieces, total)
+    found = _search(pieces, total, wrapped) or _first_fits(pieces, total)
     text, j, gaps = found
     for gap, pad, count in gaps:
         if gap in pad:
@@ -683,17 +730,17 @@ def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margin
 
 # A gap chosen at a break: its spaces, the gaps a terminal wrap implied there, and the lines it joined.
 _Gap = tuple[int, tuple[int, ...], int]
-# How many breaks `_search` may try before it gives up on a line.
-_SEARCH_STEPS = 300
 
 
 class _Piece:
     """A piece of a wrapped table line (line `k`, without its trailing spaces) and what the search
-    asks of it at every gap it tries: its columns and width, and the column of its first separator."""
+    asks of it at every gap it tries: whether it is ASCII, its columns and width, and the column
+    of its first separator."""
 
     def __init__(self, k: int, text: str) -> None:
         self.k = k
         self.text = text
+        self.ascii = text.isascii()
         self.columns = Columns(text)
         self.width = self.columns.width
         self.bar = _first_separator(text)
@@ -764,22 +811,23 @@ def _tail(tail: str, gap: int, piece: _Piece) -> str:
     return (tail + " " * gap + piece.text[-2:])[-2:]
 
 
-def _search(pieces: _Pieces, total: int) -> tuple[str, int, list[_Gap]] | None:
+def _search(pieces: _Pieces, total: int, wrapped: Wrapped) -> tuple[str, int, list[_Gap]] | None:
     """Extend the first line of `pieces` with the pieces that follow until it is `total` columns
     wide, trying the gaps that fit at each break, most likely first, and going back to the last
     break with another gap left where a choice leads nowhere.
 
     Returns the line, the index after it and the gaps chosen, or None when no choice of gaps
-    reaches the border's width within `_SEARCH_STEPS` breaks.
+    reaches the border's width within the breaks `wrapped` allows.
     """
     path: list[_Break] = []
     last, used, tail = pieces.first, pieces.first.width, pieces.first.text[-2:]
-    steps = _SEARCH_STEPS
+    steps = allowed = wrapped.steps()
     while True:
         check_deadline()
         j = last.k + 1
         if used >= total or j >= len(pieces.lines):
             if used == total:
+                wrapped.searched(allowed - max(steps, 0))
                 text = pieces.first.text + "".join(" " * b.gaps[b.taken] + b.piece.text for b in path)
                 return text, j, [b.gap() for b in path]
         elif (steps := steps - 1) >= 0 and (found := pieces.after(last, used, j)) is not None:
@@ -788,6 +836,7 @@ def _search(pieces: _Pieces, total: int) -> tuple[str, int, list[_Gap]] | None:
         while path and not path[-1].take_next():
             path.pop()
         if not path:
+            wrapped.searched(allowed - max(steps, 0))
             return None
         last = path[-1].piece
         used, tail = path[-1].joined()
@@ -845,7 +894,10 @@ def _gaps(
 
 def _lines_up(tail: str, used: int, gap: int, piece: _Piece, seps: list[int]) -> bool:
     """`_aligned` of a line `used` columns wide that ends with `tail` (two characters), joined to
-    `piece` by `gap` spaces, from column `used - 1` on, without joining them."""
+    `piece` by `gap` spaces, from column `used - 1` on, without joining them (but for a short
+    ASCII piece, whose join costs less than looking its characters up one by one)."""
+    if piece.ascii and tail.isascii() and piece.width <= _SHORT_PIECE:
+        return _aligned_ascii(tail + " " * gap + piece.text, used, seps, used - len(tail))
     tail_columns = Columns(tail)
     tail_at = used - tail_columns.width
     piece_at = used + gap
@@ -855,7 +907,7 @@ def _lines_up(tail: str, used: int, gap: int, piece: _Piece, seps: list[int]) ->
             return piece.columns.char(column - piece_at)
         return " " if column >= used else tail_columns.char(column - tail_at)
 
-    return _in_place(char_at, piece_at + piece.columns.width, used, seps)
+    return _in_place(char_at, piece_at + piece.width, used, seps)
 
 
 def _loose_cells(text: str, frame: _Frame, markdown: bool = False) -> list[str] | None:
@@ -915,14 +967,15 @@ def _in_place(char_at: Callable[[int], str | None], end: int, since: int, seps: 
     return True
 
 
-def _aligned_ascii(text: str, since: int, seps: list[int]) -> bool:
-    """`_aligned` for ASCII text, where columns are string indexes."""
-    end = len(text)
+def _aligned_ascii(text: str, since: int, seps: list[int], offset: int = 0) -> bool:
+    """`_aligned` for ASCII text, where columns are string indexes (from `offset`, the column of `text[0]`)."""
+    end = offset + len(text)
     first, last = seps[0], seps[-1]
     for p in seps[bisect_left(seps, since - 1) :]:
         if p >= end:
             break
-        if text[p] != "|" or (p > first and text[p - 1] != " ") or (p < last and p + 1 < end and text[p + 1] != " "):
+        i = p - offset
+        if text[i] != "|" or (p > first and text[i - 1] != " ") or (p < last and p + 1 < end and text[i + 1] != " "):
             return False
     return True
 
