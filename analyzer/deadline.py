@@ -37,8 +37,13 @@ _BUDGET: ContextVar[_Budget | None] = ContextVar("analyzer_budget", default=None
 
 @contextmanager
 def deadline(ms: int | None) -> Iterator[None]:
-    """Run the block under a budget of `ms` milliseconds of CPU time; None runs it without one."""
-    token = _BUDGET.set(None if ms is None else _Budget(ms))
+    """Run the block under a budget of `ms` milliseconds of CPU time (None: no budget of its own).
+    Inside another block, the budget that runs out first holds: a block can only shorten it."""
+    outer = _BUDGET.get()
+    budget = None if ms is None else _Budget(ms)
+    if outer is not None and (budget is None or outer.end <= budget.end):
+        budget = outer
+    token = _BUDGET.set(budget)
     try:
         yield
     finally:

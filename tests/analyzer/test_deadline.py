@@ -49,11 +49,23 @@ def test_the_budget_counts_cpu_time_not_waiting():
 
 def test_the_budget_ends_with_its_block():
     with deadline(20):
-        with deadline(None):
-            _spin(0.05)
-            check_deadline()
-        _spin(0.03)
+        _spin(0.01)
+    _spin(0.03)
     check_deadline()
+
+
+@pytest.mark.parametrize("inner", [None, 1000])
+def test_a_block_inside_another_cannot_lengthen_its_budget(inner):
+    with deadline(20), deadline(inner), pytest.raises(ParseError):
+        _spin(0.05)
+        check_deadline()
+
+
+def test_a_block_inside_another_can_shorten_its_budget():
+    with deadline(1000), deadline(20), pytest.raises(ParseError) as info:
+        _spin(0.05)
+        check_deadline()
+    assert info.value.message == "This paste is too complex to read within 20 ms."
 
 
 @pytest.mark.parametrize("paste", [TABLE, JSON])
