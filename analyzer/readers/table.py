@@ -590,9 +590,11 @@ def _borderless_wrapped_frame(
     of one width speak for the terminal. None for a header with more separators than any EXPLAIN
     has columns, or once the paste's attempts have used up `wrapped`'s budget of lines."""
     end = wrapped.header_end(start, indent)
+    if wrapped.count("|", start, end) > MAX_COLUMNS:
+        return None
     if end == start + 1:
         return _borderless_frame(lines[start], indent)  # not wrapped
-    if wrapped.count("|", start, end) > MAX_COLUMNS or not wrapped.spend(end - start):
+    if not wrapped.spend(end - start):
         return None
     block = lines[start : start + 40]
     first_width = max((width(line) for line in block if line[indent : indent + 1] == "|"), default=width(lines[start]))
