@@ -22,6 +22,7 @@ import itertools
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from analyzer.deadline import check_deadline
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
@@ -606,9 +607,10 @@ def _borderless_wrapped_frame(
     terminal_first = first_width in USUAL_TERMINAL_WIDTHS or len({width(line) for line in cut}) <= 1
     # A mail client that keeps the space it broke at leaves it at the end of every piece.
     mail_gap = 0 if cut and all(line.endswith(" ") for line in cut) else 1
+    pieces = _HeaderPieces(lines, start, end)
     scored = []
     for wrap in [*range(first_width, first_width + 9), None]:
-        header = _unwrapped_header(lines, start, end, wrap, mail_gap)
+        header = pieces.unwrapped(wrap, mail_gap)
         if header is None:
             continue  # the spaces put back outweigh the text: not wrapped at this width
         frame = _borderless_frame(header, indent)
@@ -624,36 +626,42 @@ def _borderless_wrapped_frame(
         wrapped.spend(j - end)
         scored.append(((bad, joins.irregular, (wrap is None) == terminal_first), frame))
     if not scored:
-        header = _unwrapped_header(lines, start, end, first_width)
+        header = pieces.unwrapped(first_width)
         return None if header is None else _borderless_frame(header, indent)
     return min(scored, key=lambda item: item[0])[1]
 
 
-def _unwrapped_header(lines: list[str], start: int, end: int, wrap: int | None, mail_gap: int = 1) -> str | None:
-    """The `|` header line `lines[start]` with its pieces up to `end` (`_header_end`) put back. A
-    terminal cut them at `wrap` columns and dropped the spaces at their ends, which go back up to
-    the next multiple of `wrap`; a mail client cut them at a space (when `wrap` is None), and
-    `mail_gap` spaces go back.
+class _HeaderPieces:
+    """The `|` header line `lines[start]` with the pieces up to `end` (`_header_end`) a terminal or
+    a mail client cut off it, measured once for all the widths tried."""
 
-    None where the spaces put back would come to more than four times the text and a wrap: the
-    pieces were not cut at that width (a long line followed by short ones, each padded to it)."""
-    if wrap is None:
-        gap = " " * mail_gap
-        return (lines[start] + "".join(gap + line for line in lines[start + 1 : end])).rstrip()
-    parts = [lines[start].rstrip()]
-    used = text = width(parts[0])
-    for k in range(start + 1, end):
-        piece = lines[k].rstrip()
-        if not piece:
-            continue  # a piece of spaces: dropped with the trailing spaces before the next one
-        pad = -used % wrap
-        piece_width = width(piece)
-        used += pad + piece_width
-        text += piece_width
-        if used - text > 4 * (text + wrap):
-            return None
-        parts.append(" " * pad + piece)
-    return "".join(parts)
+    def __init__(self, lines: list[str], start: int, end: int) -> None:
+        self.first = lines[start]
+        self.rest = lines[start + 1 : end]
+        self.first_width = width(self.first.rstrip())
+        # Without their trailing spaces; pieces of spaces lose them before the next piece anyway.
+        self.pieces = [(piece, width(piece)) for line in self.rest if (piece := line.rstrip())]
+
+    def unwrapped(self, wrap: int | None, mail_gap: int = 1) -> str | None:
+        """The header with its pieces put back. A terminal cut them at `wrap` columns and dropped
+        the spaces at their ends, which go back up to the next multiple of `wrap`; a mail client
+        cut them at a space (when `wrap` is None), and `mail_gap` spaces go back.
+
+        None where the spaces put back would come to more than four times the text and a wrap: the
+        pieces were not cut at that width (a long line followed by short ones, each padded to it)."""
+        if wrap is None:
+            gap = " " * mail_gap
+            return (self.first + "".join(gap + line for line in self.rest)).rstrip()
+        parts = [self.first.rstrip()]
+        used = text = self.first_width
+        for piece, piece_width in self.pieces:
+            pad = -used % wrap
+            used += pad + piece_width
+            text += piece_width
+            if used - text > 4 * (text + wrap):
+                return None
+            parts.append(" " * pad + piece)
+        return "".join(parts)
 
 
 def _borderless_frame(header: str, indent: int) -> _Frame | None:
@@ -736,16 +744,19 @@ _Gap = tuple[int, tuple[int, ...], int]
 
 class _Piece:
     """A piece of a wrapped table line (line `k`, without its trailing spaces) and what the search
-    asks of it at every gap it tries: whether it is ASCII, its columns and width, and the column
-    of its first separator."""
+    asks of it at every gap it tries: whether it is ASCII, its width, the column of its first
+    separator, and (looked up only for pieces too long or not ASCII) its columns."""
 
     def __init__(self, k: int, text: str) -> None:
         self.k = k
         self.text = text
         self.ascii = text.isascii()
-        self.columns = Columns(text)
-        self.width = self.columns.width
+        self.width = len(text) if self.ascii else width(text)
         self.bar = _first_separator(text)
+
+    @cached_property
+    def columns(self) -> Columns:
+        return Columns(self.text)
 
 
 class _Pieces:
@@ -783,29 +794,35 @@ class _Pieces:
 class _Break:
     """A break between pieces the search went past: the line before it (`used` columns wide,
     ending with `tail`), the first line looked at for the piece after it (`j`), that piece, the
-    gaps a terminal wrap implies there (`pads`), the gaps that fit and the one taken (`taken`, an
-    index into `gaps`)."""
+    gaps a terminal wrap implies there (`pads`), the gaps that may have been lost there, most
+    likely first (`_candidates`), how many of them were tried, and the one taken, which lines the
+    piece up with the separators `seps`."""
 
     used: int
     tail: str
     j: int
     piece: _Piece
     pads: tuple[int, ...]
-    gaps: list[int]
-    taken: int = -1
+    candidates: list[int]
+    seps: list[int]
+    tried: int = 0
+    taken: int = 0
 
     def take_next(self) -> bool:
-        """Take the next gap that fits; False when none is left."""
-        self.taken += 1
-        return self.taken < len(self.gaps)
+        """Take the next gap that lines the piece up; False when none is left."""
+        while self.tried < len(self.candidates):
+            self.taken = self.candidates[self.tried]
+            self.tried += 1
+            if _lines_up(self.tail, self.used, self.taken, self.piece, self.seps):
+                return True
+        return False
 
     def joined(self) -> tuple[int, str]:
         """The width of the line with the piece joined at the gap taken, and its last two characters."""
-        gap = self.gaps[self.taken]
-        return self.used + gap + self.piece.width, _tail(self.tail, gap, self.piece)
+        return self.used + self.taken + self.piece.width, _tail(self.tail, self.taken, self.piece)
 
     def gap(self) -> _Gap:
-        return self.gaps[self.taken], self.pads, 1 + self.piece.k - self.j
+        return self.taken, self.pads, 1 + self.piece.k - self.j
 
 
 def _tail(tail: str, gap: int, piece: _Piece) -> str:
@@ -830,11 +847,12 @@ def _search(pieces: _Pieces, total: int, wrapped: Wrapped) -> tuple[str, int, li
         if used >= total or j >= len(pieces.lines):
             if used == total:
                 wrapped.searched(allowed - max(steps, 0))
-                text = pieces.first.text + "".join(" " * b.gaps[b.taken] + b.piece.text for b in path)
+                text = pieces.first.text + "".join(" " * b.taken + b.piece.text for b in path)
                 return text, j, [b.gap() for b in path]
         elif (steps := steps - 1) >= 0 and (found := pieces.after(last, used, j)) is not None:
             piece, pads, blanks = found
-            path.append(_Break(used, tail, j, piece, pads, _gaps(tail, used, piece, pieces.frame, total, pads, blanks)))
+            candidates = _candidates(used, piece, pieces.frame, total, pads, blanks)
+            path.append(_Break(used, tail, j, piece, pads, candidates, pieces.frame.seps))
         while path and not path[-1].take_next():
             path.pop()
         if not path:
@@ -857,23 +875,25 @@ def _first_fits(pieces: _Pieces, total: int) -> tuple[str, int, list[_Gap]]:
         if found is None:
             break
         piece, pads, blanks = found
-        gaps = _gaps(tail, used, piece, pieces.frame, total, pads, blanks)
-        if not gaps:
+        for gap in _candidates(used, piece, pieces.frame, total, pads, blanks):
+            if _lines_up(tail, used, gap, piece, pieces.frame.seps):
+                break
+        else:
             break
-        parts.append(" " * gaps[0] + piece.text)
-        used += gaps[0] + piece.width
-        tail = _tail(tail, gaps[0], piece)
-        chosen.append((gaps[0], pads, 1 + piece.k - j))
+        parts.append(" " * gap + piece.text)
+        used += gap + piece.width
+        tail = _tail(tail, gap, piece)
+        chosen.append((gap, pads, 1 + piece.k - j))
         last, j = piece, piece.k + 1
     return "".join(parts), j, chosen
 
 
-def _gaps(
-    tail: str, used: int, piece: _Piece, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool
+def _candidates(
+    used: int, piece: _Piece, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool
 ) -> list[int]:
-    """The gaps that could have been lost between a line `used` columns wide ending with `tail`
-    and the wrapped `piece`, most likely first, each leaving every separator column in place and
-    the line within `total` columns.
+    """The gaps that could have been lost between a line `used` columns wide and the wrapped
+    `piece`, most likely first, each leaving the line within `total` columns; those that also
+    leave every separator column in place (`_lines_up`) fit.
 
     `pads` are the gaps a terminal wrap implies; `blanks` says blank lines (pieces of spaces) came between.
     """
@@ -887,17 +907,16 @@ def _gaps(
             candidates.append(frame.seps[at] - used - piece.bar)
     if not blanks:
         candidates += [0, 1] if piece.text[0] == " " else [1, 0]
-    fitting = []
-    for gap in candidates:
-        if 0 <= gap <= limit and gap not in fitting and _lines_up(tail, used, gap, piece, frame.seps):
-            fitting.append(gap)
-    return fitting
+    return list(dict.fromkeys(gap for gap in candidates if 0 <= gap <= limit))
 
 
 def _lines_up(tail: str, used: int, gap: int, piece: _Piece, seps: list[int]) -> bool:
     """`_aligned` of a line `used` columns wide that ends with `tail` (two characters), joined to
     `piece` by `gap` spaces, from column `used - 1` on, without joining them (but for a short
     ASCII piece, whose join costs less than looking its characters up one by one)."""
+    at = bisect_left(seps, used - 1)
+    if at == len(seps) or seps[at] >= used + gap + piece.width:
+        return True  # no separator column from `used - 1` to the end of the piece
     if piece.ascii and tail.isascii() and piece.width <= _SHORT_PIECE:
         return _aligned_ascii(tail + " " * gap + piece.text, used, seps, used - len(tail))
     tail_columns = Columns(tail)
