@@ -178,7 +178,7 @@ def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
     lines, start = table.lines, table.start
     if table.top:
         return _border_frame(table, start, table.joins)
-    below = _border_below(lines, start, table.indent)
+    below = table.wrapped.border_below(start, table.indent)
     if below is not None:
         # A table whose first border was lost (or only partly selected) takes the one below the header.
         found = _border_frame(table, below, _Joins())
@@ -485,18 +485,6 @@ def _row_after_gap(lines: list[str], j: int, indent: int) -> bool:
     return j + 2 >= len(lines) or not lines[j + 2].strip()
 
 
-def _border_below(lines: list[str], start: int, indent: int) -> int | None:
-    """Index of the border under a header line starting at `lines[start]` (within its wrapped
-    pieces), at the same indentation; None if the table has no borders."""
-    for k in range(start + 1, min(len(lines), start + 12)):
-        line = lines[k]
-        if is_border(line):
-            return k if len(line) - len(line.lstrip()) == indent else None
-        if not line.strip():
-            return None
-    return None
-
-
 class Wrapped:
     """What the attempts to read a table at the lines of one paste share about the lines a
     terminal or a mail client may have cut into pieces (borders, and the headers of tables without
@@ -519,6 +507,7 @@ class Wrapped:
         self._headers: dict[int, tuple[int, int]] = {}  # per indentation: the last header scanned, (start, end)
         self._border = (-1, -1)  # the last border scanned
         self._counts: dict[str, list[int]] = {}  # per sign: how many the lines before each line hold
+        self._stops: list[int] | None = None  # per line, the first border or empty line from it on
         self._left = _UNWRAP_LINES + len(lines) // 8
         self._steps = _SEARCH_BUDGET + 2 * len(lines)
 
@@ -554,11 +543,32 @@ class Wrapped:
             self._border = (start, end)
         return end
 
+    def border_below(self, start: int, indent: int) -> int | None:
+        """Index of the border under a header line starting at `lines[start]` (within its wrapped
+        pieces, eleven lines at most), at the same indentation; None if the table has no borders."""
+        if self._stops is None:
+            self._stops = _stops(self.lines)
+        k = self._stops[start + 1]
+        if k >= min(len(self.lines), start + 12) or not is_border(self.lines[k]):
+            return None
+        line = self.lines[k]
+        return k if len(line) - len(line.lstrip()) == indent else None
+
     def count(self, sign: str, start: int, end: int) -> int:
         """How many `sign`s `lines[start:end]` hold."""
         if sign not in self._counts:
             self._counts[sign] = list(itertools.accumulate((line.count(sign) for line in self.lines), initial=0))
         return self._counts[sign][end] - self._counts[sign][start]
+
+
+def _stops(lines: list[str]) -> list[int]:
+    """Per line (and one past the last), the index of the first border or empty line from it on,
+    or the number of lines when none follows."""
+    stops = [len(lines)] * (len(lines) + 1)
+    for k in range(len(lines) - 1, -1, -1):
+        line = lines[k]
+        stops[k] = k if not line.strip() or is_border(line) else stops[k + 1]
+    return stops
 
 
 def _header_end(lines: list[str], start: int, indent: int) -> int:
