@@ -11,12 +11,14 @@ See docs/architecture.md.
 """
 
 
+from analyzer.deadline import DEFAULT_DEADLINE_MS
 from analyzer.insight.annotations import annotate
 from analyzer.model import Analysis, Annotation, Finding, ParseError, Plan, PlanNode
 from analyzer.pipeline import DEFAULT_MAX_BYTES, PARSER_VERSION, analyze
 from analyzer.readers.dispatch import parse
 
 __all__ = [
+    "DEFAULT_DEADLINE_MS",
     "DEFAULT_MAX_BYTES",
     "PARSER_VERSION",
     "Analysis",

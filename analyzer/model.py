@@ -68,13 +68,16 @@ MAX_NODE_DEPTH = 200
 
 
 class ParseError(ValueError):
-    """The text holds no EXPLAIN we can read, or is too large. `line` is 1-based when known."""
+    """The text holds no EXPLAIN we can read, is too large (`too_large`), or would take too long to
+    read (`too_complex`: its reading ran out of the time budget of `analyzer.deadline`). `line` is
+    1-based when known."""
 
-    def __init__(self, message: str, line: int | None = None, *, too_large: bool = False):
+    def __init__(self, message: str, line: int | None = None, *, too_large: bool = False, too_complex: bool = False):
         super().__init__(message)
         self.message = message
         self.line = line
         self.too_large = too_large
+        self.too_complex = too_complex
 
 
 @dataclass(slots=True)

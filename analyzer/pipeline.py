@@ -4,6 +4,7 @@ CLI call."""
 
 from __future__ import annotations
 
+from analyzer.deadline import DEFAULT_DEADLINE_MS, deadline
 from analyzer.insight.annotations import annotate
 from analyzer.insight.profile import profile
 from analyzer.model import Analysis
@@ -16,17 +17,24 @@ PARSER_VERSION = "4"
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 
-def analyze(text: str, query: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> Analysis:
-    """Parse and annotate a paste. Raises `ParseError` for text with no EXPLAIN or over `max_bytes`.
+def analyze(
+    text: str,
+    query: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    deadline_ms: int | None = DEFAULT_DEADLINE_MS,
+) -> Analysis:
+    """Parse and annotate a paste. Raises `ParseError` for text with no EXPLAIN, over `max_bytes`, or
+    taking longer than `deadline_ms` milliseconds of CPU time to read and annotate (see `parse()`).
 
     A `query` given by the caller wins over one found in the paste.
     """
-    plan = parse(text, max_bytes=max_bytes)
-    if not plan.tables:
-        plan.tables = list(dict.fromkeys(name for row in plan.rows if (name := row.get("table"))))
-    if query and query.strip():
-        plan.query = query.strip()
-        plan.lines = query_given(plan.lines)
-    timing = profile(plan.tree) if plan.tree is not None else None
-    annotations, findings = annotate(plan, timing)
+    with deadline(deadline_ms):
+        plan = parse(text, max_bytes=max_bytes, deadline_ms=deadline_ms)
+        if not plan.tables:
+            plan.tables = list(dict.fromkeys(name for row in plan.rows if (name := row.get("table"))))
+        if query and query.strip():
+            plan.query = query.strip()
+            plan.lines = query_given(plan.lines)
+        timing = profile(plan.tree) if plan.tree is not None else None
+        annotations, findings = annotate(plan, timing)
     return Analysis(plan=plan, annotations=annotations, findings=findings, profile=timing)

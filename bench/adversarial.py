@@ -1,16 +1,28 @@
-"""Adversarial inputs for the analyzer: `python bench/adversarial.py [--limit SECONDS]`.
+"""Adversarial inputs for the analyzer: `python bench/adversarial.py [--limit SECONDS] [--growth]`.
 
 Builds pathological pastes just under the 1 MiB limit (one huge line, walls of `|`, `{` nested
 50k deep, 200k tree lines, border-only lines, mixed line endings, row markers, prompts, fences,
-deep indentation, …), times `analyze()` on each (best of a few runs, since the machine is
-shared), then the query and paste highlighters on text just under their limits, and the raw
-paste marked by its lines' spans (as many as a page marks), and prints them slowest first. Anything over the limit (default 1 s) is flagged.
-A ParseError is a fine answer; any other exception is reported as a failure.
+deep indentation, …, and the shapes once found to take seconds to minutes: headers of tables
+without borders glued onto every later line, boxed JSON with a wide character in its borders,
+a long line followed by short ones, wrapped rows of CJK text), times `analyze()` on each (the best
+of a few runs, in CPU time of the process, since the machine is shared), then the query and paste
+highlighters on text just under their limits, and the raw paste marked by its lines' spans (as
+many as a page marks), and prints them slowest first. Anything over the limit (default 1 s) is
+flagged. A ParseError is a fine answer (one saying the paste is too complex is flagged, as the
+time budget of `analyzer.deadline` cut it); any other exception is reported as a failure.
+`--no-deadline` times the readers without their time budget, `--timeout` stops a run after that
+many seconds of CPU time.
+
+`--growth` times the shapes once found to grow faster than their size at 1/16, 1/8, 1/4, 1/2
+and all of the limit (from 1/N with `--smallest N`), with the ratio of each time to the one
+before (about 2 when linear), up to the first run that times out.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -19,8 +31,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer import ParseError, analyze  # noqa: E402
+from analyzer.model import Plan  # noqa: E402
 from analyzer.render.highlight import MAX_HIGHLIGHT_CHARS, MAX_HIGHLIGHT_QUERY_CHARS, highlight_explain, highlight_query  # noqa: E402
+from analyzer.render.text import format_table  # noqa: E402
 from analyzer.render.view import MAX_MARKED_SPANS, build_view  # noqa: E402
+from analyzer.repair.textwidth import cut  # noqa: E402
 
 LIMIT = 1024 * 1024
 BUDGET = LIMIT - 64  # leave room so every input stays under the limit
@@ -58,9 +73,95 @@ SPACED_HEAD = "id select_type table type possible_keys key key_len ref rows Extr
 SPACED_ROW = "1 DEPENDENT SUBQUERY t1 eq_ref PRIMARY,idx PRIMARY 4 db.t.a 1 Using where; Using index\n"
 
 
+COLUMNS = HEADER.strip("|\n").replace(" ", "").split("|")
+CJK_VALUES = ["1", "SIMPLE", "订单表", "ALL", "索引一,索引二", "索引一", "4", "const", "10", "使用临时表; 使用文件排序"]
+# Three rows of CJK text, padded by display width as the client pads them.
+CJK_TABLE = format_table(Plan(format="table", columns=COLUMNS, rows=[dict(zip(COLUMNS, CJK_VALUES, strict=True))] * 3))
+CJK_BORDER, CJK_HEADER, _, CJK_ROW = CJK_TABLE.splitlines(keepends=True)[:4]
+
+
+def terminal_wrap(text: str, columns: int) -> str:
+    """Every line of `text` cut at `columns` display columns, as a terminal wraps it."""
+    out = []
+    for line in text.splitlines():
+        while line:
+            piece, line = cut(line, columns)
+            out.append(piece.rstrip())
+    return "\n".join(out) + "\n"
+
+
+def mail_wrap(text: str, columns: int) -> str:
+    """Every line of `text` broken at the last space before `columns` characters, the space dropped."""
+    out = []
+    for line in text.splitlines():
+        while len(line) > columns and " " in line[1:columns]:
+            at = line.rindex(" ", 1, columns)
+            out.append(line[:at])
+            line = line[at + 1 :]
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def json_plan_lines(tables: int) -> str:
+    """The lines of a JSON plan joining `tables` tables, as the client prints it in a box cell."""
+    loop = [{"table": {"table_name": f"t{i}", "access_type": "ALL", "rows": 10, "filtered": 100}} for i in range(tables)]
+    return json.dumps({"query_block": {"select_id": 1, "nested_loop": loop}}, indent=2)
+
+
+def boxed_json(budget: int, mark: str = "-") -> str:
+    """A JSON plan in the client's one-cell box, filled to about `budget` bytes, with `mark` in
+    the middle of each of its three borders (a `-` keeps them whole; an emoji breaks them)."""
+    border = "+" + "-" * 40 + mark + "-" * 40 + "+\n"
+    head = border + "| EXPLAIN" + " " * 73 + "|\n" + border
+    per_table = len(json_plan_lines(2)) - len(json_plan_lines(1))
+    document = json_plan_lines(max(1, (budget - 4 * len(border)) // (per_table + 4)))  # names grow longer
+    return head + "| " + document + " |\n" + border
+
+
+def scaled_cases() -> dict[str, Callable[[int], str]]:
+    """Name -> builder of a paste of about `budget` bytes, for the shapes once found to take time
+    growing with the square of their size (timed at several sizes by `--growth`)."""
+    return {
+        "header glued onto 1 MiB of JSON lines (é in the border)": lambda b: fill(
+            '  "k": 1,\n', b, head="| EXPLAIN |\n+-\u00e9-+\n| {\n", tail="} |\n"
+        ),
+        "header glued onto 1 MiB of JSON lines (x in the border)": lambda b: fill(
+            '  "k": 1,\n', b, head="| EXPLAIN |\n+-x-+\n| {\n", tail="} |\n"
+        ),
+        "boxed JSON plan, an emoji in each border": lambda b: boxed_json(b, "\U0001f600"),
+        "boxed JSON plan, a CJK character in each border": lambda b: boxed_json(b, "表"),
+        "a long '|' line then short lines": lambda b: "|" + "." * (b // 2) + "\n" + fill("x\n", b // 2 - 8),
+        "a 4000-column '|' line then short lines": lambda b: fill("x\n", b, head="|" + "." * 4000 + "\n"),
+        "open '|' header lines": lambda b: fill("|a\n", b),
+        "'|a |' then a line without '|'": lambda b: fill("|a |\nx\n", b),
+        "'|' lines and indented lines, 100 a block": lambda b: fill("|a\n x\n" * 100 + "\n", b),
+        "'|' lines and indented lines, 10 a block": lambda b: fill("|a\n x\n" * 10 + "\n", b),
+        "CJK table wrapped at 80 columns": lambda b: fill(terminal_wrap(CJK_TABLE, 80), b),
+        "CJK table rows wrapped at 40 columns": lambda b: fill(
+            terminal_wrap(CJK_ROW, 40), b, head=terminal_wrap(CJK_BORDER + CJK_HEADER + CJK_BORDER, 40)
+        ),
+        "CJK table mail-wrapped at 60 columns": lambda b: fill(mail_wrap(CJK_TABLE, 60), b),
+        "wide CJK row wrapped at 80 (one row of 1 MiB)": lambda b: terminal_wrap(
+            fill("订单 | ", b * 9 // 10, head=BORDER + HEADER + BORDER + "| 1 | ", tail=" |\n" + BORDER), 80
+        ),
+        "JSON plan with one line of 1 MiB of é": lambda b: fill(
+            "é", b, head='{"query_block": {"select_id": 1, "table": {"table_name": "t", "attached_condition": "', tail='"}}}'
+        ),
+        "boxed JSON plan with one line of 1 MiB of é": lambda b: fill(
+            "é",
+            b,
+            head="+---------+\n| EXPLAIN |\n+---------+\n| {\n"
+            + '  "query_block": {\n    "select_id": 1,\n    "table": {\n      "table_name": "t",\n'
+            + '      "attached_condition": "',
+            tail='"\n    }\n  }\n} |\n+---------+\n',
+        ),
+    }
+
+
 def cases() -> dict[str, Callable[[], str]]:
     """Name -> builder of one adversarial paste (built lazily, one at a time)."""
-    return {
+    scaled = {name: (lambda build=build: build(BUDGET)) for name, build in scaled_cases().items()}
+    return scaled | {
         "one 1 MiB line of letters": lambda: fill("a"),
         "one 1 MiB line of spaces": lambda: fill(" "),
         "100k '|' on one line": lambda: "|" * 100_000,
@@ -173,9 +274,9 @@ def highlight_cases() -> dict[str, tuple[int, Callable[[], float]]]:
 
     def timed(function, text) -> tuple[int, Callable[[], float]]:
         def run() -> float:
-            start = time.perf_counter()
+            start = time.process_time()
             function(text)
-            return time.perf_counter() - start
+            return time.process_time() - start
 
         return len(text.encode("utf-8")), run
 
@@ -194,20 +295,62 @@ def _marked_view(text: str) -> None:
     build_view({"lines": lines[:MAX_MARKED_SPANS]}, text)
 
 
-def best_time(text: str, repeat: int) -> tuple[float, str]:
-    best = float("inf")
-    outcome = ""
-    for _ in range(repeat):
-        start = time.perf_counter()
-        try:
-            analysis = analyze(text)
-            outcome = f"{analysis.plan.format}, {len(analysis.plan.rows)} rows"
-        except ParseError as exc:
-            outcome = f"ParseError: {exc.message[:60]}"
-        except Exception as exc:  # noqa: BLE001 - the point is to report anything that escapes
-            outcome = f"FAILURE {type(exc).__name__}: {str(exc)[:60]}"
-        best = min(best, time.perf_counter() - start)
+class _Timeout(BaseException):
+    """A run went over `--timeout` seconds of CPU time (not an Exception, so the analyzer cannot catch it)."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Timeout
+
+
+def run_once(text: str, deadline: bool, timeout: float) -> tuple[float, str]:
+    """Seconds of CPU time `analyze(text)` took, and what it answered."""
+    signal.signal(signal.SIGPROF, _stop)
+    signal.setitimer(signal.ITIMER_PROF, timeout)
+    start = time.process_time()
+    try:
+        analysis = analyze(text) if deadline else analyze(text, deadline_ms=None)
+        outcome = f"{analysis.plan.format}, {len(analysis.plan.rows)} rows"
+    except ParseError as exc:
+        outcome = f"{'TOO COMPLEX' if exc.too_complex else 'ParseError'}: {exc.message[:60]}"
+    except _Timeout:
+        outcome = f"TIMEOUT after {timeout:g} s"
+    except Exception as exc:  # noqa: BLE001 - the point is to report anything that escapes
+        outcome = f"FAILURE {type(exc).__name__}: {str(exc)[:60]}"
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    return time.process_time() - start, outcome
+
+
+def best_time(text: str, repeat: int, deadline: bool = True, timeout: float = 60) -> tuple[float, str]:
+    """The best of `repeat` runs (one only when it timed out)."""
+    best, outcome = run_once(text, deadline, timeout)
+    for _ in range(repeat - 1):
+        if outcome.startswith("TIMEOUT"):
+            break
+        seconds, outcome = run_once(text, deadline, timeout)
+        best = min(best, seconds)
     return best, outcome
+
+
+def growth(args: argparse.Namespace) -> None:
+    """Time the scaled shapes at growing sizes, with the ratio of each time to the one before."""
+    for name, build in scaled_cases().items():
+        if args.only and args.only not in name:
+            continue
+        figures = []
+        previous = None
+        share = args.smallest
+        while share >= 1:
+            seconds, outcome = best_time(build(BUDGET // share), args.repeat, not args.no_deadline, args.timeout)
+            share //= 2
+            ratio = f" (x{seconds / previous:.1f})" if previous and previous > 0.001 else ""
+            figures.append(f"{seconds * 1000:.0f} ms{ratio}")
+            previous = seconds
+            if outcome.startswith(("TIMEOUT", "TOO COMPLEX")):
+                figures.append(outcome.split(":")[0])
+                break
+        print(f"{name}: {', '.join(figures)}", flush=True)
 
 
 def main() -> None:
@@ -215,7 +358,14 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=1.0, help="flag inputs slower than this (seconds)")
     parser.add_argument("--repeat", type=int, default=2, help="runs per input; the best is kept")
     parser.add_argument("--only", help="run only cases whose name contains this")
+    parser.add_argument("--no-deadline", action="store_true", help="time the readers without their time budget")
+    parser.add_argument("--timeout", type=float, default=60.0, help="stop a run after this many CPU seconds")
+    parser.add_argument("--growth", action="store_true", help="time the scaled shapes at growing sizes")
+    parser.add_argument("--smallest", type=int, default=16, help="with --growth, start at 1/N of the limit")
     args = parser.parse_args()
+    if args.growth:
+        growth(args)
+        return
     results = []
     for name, build in cases().items():
         if args.only and args.only not in name:
@@ -225,7 +375,7 @@ def main() -> None:
         if size > LIMIT:
             print(f"skipped {name}: {size} bytes is over the limit", file=sys.stderr)
             continue
-        seconds, outcome = best_time(text, args.repeat)
+        seconds, outcome = best_time(text, args.repeat, not args.no_deadline, args.timeout)
         results.append((seconds, name, size, outcome))
         print(f"{seconds * 1000:9.1f} ms  {name}", file=sys.stderr, flush=True)
     for name, (size, run) in highlight_cases().items():
@@ -235,9 +385,9 @@ def main() -> None:
         results.append((seconds, name, size, "highlighted"))
     print(f"\n{'time':>10}  {'bytes':>8}  input  ->  outcome (slowest first)")
     for seconds, name, size, outcome in sorted(results, reverse=True):
-        flag = "  <-- SLOW" if seconds > args.limit else ""
+        flag = "  <-- SLOW" if seconds > args.limit or outcome.startswith(("TIMEOUT", "TOO COMPLEX")) else ""
         print(f"{seconds * 1000:8.1f} ms  {size:8d}  {name}  ->  {outcome}{flag}")
-    slow = [r for r in results if r[0] > args.limit]
+    slow = [r for r in results if r[0] > args.limit or r[3].startswith(("TIMEOUT", "TOO COMPLEX"))]
     failed = [r for r in results if r[3].startswith("FAILURE")]
     print(f"\n{len(results)} inputs, {len(slow)} over {args.limit:g} s, {len(failed)} failures")
 

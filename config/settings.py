@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
+from analyzer.deadline import DEFAULT_DEADLINE_MS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -154,6 +156,9 @@ STORAGES = {
 
 # Largest paste accepted anywhere (web form, API, CLI), in bytes.
 EXPLAIN_MAX_BYTES = env_int("EXPLAIN_MAX_BYTES", 1024 * 1024)
+# CPU time the analyzer may spend reading one paste, in milliseconds: a paste that needs more is
+# refused as too complex (HTTP 422) instead of holding a worker.
+EXPLAIN_DEADLINE_MS = env_int("EXPLAIN_DEADLINE_MS", DEFAULT_DEADLINE_MS)
 # Django's own request body cap: browsers URL-encode the form, which can triple every byte of the
 # paste and of the query (each up to EXPLAIN_MAX_BYTES), plus room for the other fields.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 256 * 1024

@@ -16,6 +16,7 @@ from analyzer.web.api import (
     LimitedJSONParser,
     PlainTextParser,
     PlainTextRenderer,
+    TooComplex,
     read_explain,
     too_large_error,
 )
@@ -74,7 +75,9 @@ def wants_plain_link(request: Request) -> bool:
 
 
 def _save_error(exc: SaveError) -> exceptions.APIException:
-    return too_large_error() if exc.too_large else exceptions.ParseError(exc.message)
+    if exc.too_large:
+        return too_large_error()
+    return TooComplex(exc.message) if exc.too_complex else exceptions.ParseError(exc.message)
 
 
 CREATE_DESCRIPTION = """Save an explain and get its permalink.
@@ -142,6 +145,7 @@ class ExplainListCreate(generics.ListCreateAPIView):
             400: serializers.ErrorOutput,
             409: serializers.ErrorOutput,
             413: serializers.ErrorOutput,
+            422: serializers.ErrorOutput,
             429: serializers.ErrorOutput,
         },
     )

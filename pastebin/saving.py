@@ -23,12 +23,21 @@ NUL_MESSAGE = "The text contains a NUL character (\\x00), which cannot be stored
 
 
 class SaveError(ValueError):
-    """Input that cannot be saved. `too_large` maps to HTTP 413, anything else to 400."""
+    """Input that cannot be saved. `too_large` maps to HTTP 413, `too_complex` (the analyzer could
+    not read the paste within its time budget) to 422, anything else to 400."""
 
-    def __init__(self, message: str, *, too_large: bool = False):
+    def __init__(self, message: str, *, too_large: bool = False, too_complex: bool = False):
         super().__init__(message)
         self.message = message
         self.too_large = too_large
+        self.too_complex = too_complex
+
+    @property
+    def status(self) -> int:
+        """The HTTP status code of the refusal."""
+        if self.too_large:
+            return 413
+        return 422 if self.too_complex else 400
 
 
 @dataclass
@@ -48,7 +57,7 @@ def check_storable(value: str) -> None:
 
 
 def run_analysis(text: str, query: str | None) -> analyzer.Analysis:
-    """`analyzer.analyze` with the site's size limit, its `ParseError` turned into `SaveError`."""
+    """`analyzer.analyze` with the site's size limit and time budget, its `ParseError` turned into `SaveError`."""
     check_storable(text)
     if query:
         check_storable(query)
@@ -57,9 +66,11 @@ def run_analysis(text: str, query: str | None) -> analyzer.Analysis:
                 f"The query is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.", too_large=True
             )
     try:
-        return analyzer.analyze(text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES)
+        return analyzer.analyze(
+            text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES, deadline_ms=settings.EXPLAIN_DEADLINE_MS
+        )
     except analyzer.ParseError as exc:
-        raise SaveError(exc.message, too_large=exc.too_large) from exc
+        raise SaveError(exc.message, too_large=exc.too_large, too_complex=exc.too_complex) from exc
 
 
 def save_explain(

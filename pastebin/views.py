@@ -128,7 +128,7 @@ def home(request: HttpRequest) -> HttpResponse:
         )
     except SaveError as exc:
         form.add_error("explain", exc.message)
-        return _form_page(request, form, status=413 if exc.too_large else 400)
+        return _form_page(request, form, status=exc.status)
     _remember_token(request, saved.explain.slug, saved.delete_token)
     request.session[SESSION_NEW] = saved.explain.slug
     return redirect(saved.explain)
@@ -159,7 +159,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
         analysis = run_analysis(text, form.cleaned_data["query"])
     except SaveError as exc:
         form.add_error("explain", exc.message)
-        return _form_page(request, form, status=413 if exc.too_large else 400)
+        return _form_page(request, form, status=exc.status)
     response = render(
         request, "pastebin/analyze.html", {"form": form, "analysis": analysis.to_dict(), "raw_explain": text}
     )
@@ -424,7 +424,7 @@ def _file_misread(request: HttpRequest, form: MisreadForm, explain: Explain | No
         )
     except SaveError as exc:
         form.add_error(None, exc.message)
-        return _misread_answer(request, form, explain, status=413 if exc.too_large else 400)
+        return _misread_answer(request, form, explain, status=exc.status)
     if is_htmx(request):
         return _misread_answer(request, form, explain, sent=True)
     messages.success(request, MISREAD_THANKS)

@@ -2,7 +2,8 @@
 
 Tests marked `postgres` or `browser` skip with a printed reason when PostgreSQL or
 Chromium is missing, unless REQUIRE_POSTGRES=1 / REQUIRE_BROWSER=1 (set by .ci/run):
-then they fail, so CI never skips them silently.
+then they fail, so CI never skips them silently. A test during which the analyzer logs an
+internal error fails, unless it is marked `internal_error` (tests/internal_errors.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+pytest_plugins = ["pytester", "tests.internal_errors"]
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))

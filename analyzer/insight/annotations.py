@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from analyzer.deadline import check_deadline
 from analyzer.insight import glossary
 from analyzer.insight.findings import findings, is_work_table
 from analyzer.insight.rows import row_nodes
@@ -25,6 +26,7 @@ def annotate(plan: Plan, timing: Profile | None = None) -> tuple[list[Annotation
     nodes = row_nodes(plan)
     annotations: list[Annotation] = []
     for index, node in enumerate(nodes):
+        check_deadline()
         annotations.extend(_annotate_row(index, node))
     return annotations, findings(plan, nodes, timing)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from analyzer.deadline import check_deadline
 from analyzer.insight import glossary
 from analyzer.insight.profile import hotspot_findings, step_name
 from analyzer.insight.rows import row_nodes
@@ -65,6 +66,7 @@ def findings(plan: Plan, nodes: list[PlanNode] | None = None, timing: Profile | 
     key_seen = not plan.columns or "key" in plan.columns
     found: list[Finding] = []
     for index, node in enumerate(nodes):
+        check_deadline()
         found.extend(_row_findings(index, node, key_seen))
     found.extend(_join_findings(nodes, "id" in plan.columns or not plan.columns))
     order = list(plan.tree.walk_paths()) if plan.tree is not None else []

@@ -21,11 +21,13 @@ of the rows) are read first, by `analyzer.readers.dumps`; the other readers get 
 
 from __future__ import annotations
 
+import logging
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
+from analyzer.deadline import DEFAULT_DEADLINE_MS, check_deadline, deadline
 from analyzer.model import LineSpan, ParseError, Plan
 from analyzer.readers.columns import shaped_result_sets
 from analyzer.readers.csv_rows import parse_csv, starts_csv
@@ -43,7 +45,7 @@ from analyzer.readers.resultset import (
     is_explain_header,
     missing_tail,
 )
-from analyzer.readers.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
+from analyzer.readers.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
 from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
 from analyzer.readers.vertical import parse_vertical, starts_vertical
@@ -52,6 +54,8 @@ from analyzer.repair.textwidth import expand_tabs
 from analyzer.wording import describe_lines, plural
 
 DEFAULT_MAX_BYTES = 1024 * 1024
+# A reader's bug still gives the caller a clean refusal, but is logged here with its traceback.
+logger = logging.getLogger("analyzer")
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
 _COMPACT_RULE_RE = re.compile(r"^\s*\|(?::?-+:?\|){3,}\s*$")
@@ -69,20 +73,23 @@ _EXPLAIN_WORDS_RE = re.compile(
 )
 
 
-def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Plan:
+def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES, deadline_ms: int | None = DEFAULT_DEADLINE_MS) -> Plan:
     """Parse a pasted EXPLAIN. Raises `ParseError` (and nothing else) when no EXPLAIN can be read,
-    with `too_large=True` when `text` is over `max_bytes` bytes of UTF-8."""
+    with `too_large=True` when `text` is over `max_bytes` bytes of UTF-8, and `too_complex=True`
+    when reading it takes more than `deadline_ms` milliseconds of CPU time (None: no limit)."""
     if not isinstance(text, str):
         raise ParseError(f"The paste must be text; {EXPECTED}.")
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ParseError(f"The paste is larger than the limit of {max_bytes} bytes.", too_large=True)
     try:
-        plan = _parse(text)
-        plan.tree = plan_model(plan)
+        with deadline(deadline_ms):
+            plan = _parse(text)
+            plan.tree = plan_model(plan)
         return plan
     except ParseError:
         raise
-    except Exception as exc:  # a reader bug must still give the caller a clean 4xx
+    except Exception as exc:  # a reader bug must still give the caller a clean 4xx, and be seen
+        logger.exception("Internal error reading a paste of %d characters", len(text))
         raise ParseError(f"This paste could not be read ({type(exc).__name__}); {EXPECTED}.") from exc
 
 
@@ -90,13 +97,16 @@ def _parse(text: str) -> Plan:
     cleaned = clean(text)
     if not cleaned.text.strip():
         raise ParseError(f"The paste is empty: {EXPECTED}.")
+    check_deadline()
     lines, notices = _ascii_lines(cleaned)
     # EXPLAIN rows behind a log's prefix or dumped by a program; the other readers get the rest.
     printed = read_printed(lines, cleaned.numbers, cleaned.margins)
+    check_deadline()
     found = result_sets(outside(lines, printed), cleaned.numbers, cleaned.margins, cleaned.terminal_width)
     found = join_stacked(sorted(found + printed, key=lambda result: result.start), lines)
     warnings = cleaned.warnings + _warning_messages(found)
     reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
+    check_deadline()
     plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
     if plan is not None:
         at = document_line(cleaned.text) if plan.format == "json" else plan_line(lines)
@@ -330,10 +340,12 @@ def result_sets(
 ) -> list[ResultSet]:
     """Every table, vertical and batch result set in the cleaned lines, in order."""
     found: list[ResultSet] = []
+    wrapped = Wrapped(lines)
     end = 0
     for i in [i for i, line in enumerate(lines) if line and _may_start(line)]:
         if i < end:
             continue
+        check_deadline()
         line = lines[i]
         head = line.lstrip()[:1]
         result = None
@@ -343,7 +355,7 @@ def result_sets(
             if result is not None and statement:
                 result.query = statement_query(statement)
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
-            result, end = parse_table(lines, numbers, i, margins)
+            result, end = parse_table(lines, numbers, i, margins, wrapped)
         elif "*****" in line and starts_vertical(line):
             result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif starts_tsv(line):

@@ -17,6 +17,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from analyzer.deadline import check_deadline
 from analyzer.readers.records import Dump, Record, Scalar, column_name, is_explain_record, is_partial_record
 from analyzer.readers.resultset import CUT, STANDARD_ORDER
 from analyzer.wording import plural
@@ -125,6 +126,7 @@ def _innermost(spans: list[_Span], starts: list[int], at: int) -> _Span | None:
 
 def _row_fields(line: str, span: _Span) -> list[tuple[str, int, int]] | None:
     """The fields of a span that is an EXPLAIN row (or the start of one the line cuts off), else None."""
+    check_deadline()
     fields = _fields(line, span)
     names = [name for name, _, _ in fields]
     return fields if is_explain_record(names) or (not span.closed and is_partial_record(names)) else None
@@ -147,6 +149,7 @@ def _fields(line: str, span: _Span) -> list[tuple[str, int, int]]:
 
 def _record(line: str, span: _Span, fields: list[tuple[str, int, int]], read: _Read) -> Record:
     """A struct or map as a record (its `fields`); the last value of one the line cuts off ends with `…`."""
+    check_deadline()
     record: Record = []
     for number, (name, start, end) in enumerate(fields):
         value = _value(line[start:end], read)

@@ -80,6 +80,8 @@ def _start(line: str) -> _Start | None:
     separator = _separator(body)
     if separator == " ":
         words = body.split(maxsplit=3)
+        if len(words) < 2:
+            return None  # a few `|` signs without spaces around them (`|1|SIMPLE|t|`): not enough to split at
         cells, first, second = [], words[0], [words[1], " ".join(words[1:3])]
     else:
         cells = _cells(body, separator)

@@ -20,6 +20,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyzer.deadline import check_deadline
 from analyzer.readers.records import Dump, Record, Scalar, is_explain_record
 from analyzer.readers.resultset import CUT
 
@@ -64,11 +65,13 @@ _ELIDED = _Elided()
 @dataclass
 class _Spans:
     """The bracketed spans of a text: the outermost closed ones, and those still open at its end
-    (outermost first) with the closed spans directly inside each."""
+    (outermost first) with the closed spans directly inside each, and the rows found in the
+    complete literals inside each open one (looked for once, whichever line asks first)."""
 
     closed: list[tuple[int, int]] = field(default_factory=list)
     open: list[int] = field(default_factory=list)
     inner: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    salvaged: dict[int, tuple[_Found | None, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,6 +118,7 @@ def _paragraph_dumps(lines: list[str], start: int, end: int, candidates: list[in
     found: list[Dump] = []
     floor = start
     for k in candidates:
+        check_deadline()
         key = _KEY_RE.search(lines[k])
         if k < floor or key is None:
             continue
@@ -215,15 +219,25 @@ def _next_records(text: str, closed: list[tuple[int, int]], index: int) -> tuple
 def _salvage(text: str, offset: int, spans: _Spans) -> tuple[Dump | None, tuple[int, int]]:
     """The complete records inside the literal the paste cuts off (an open span before `offset`)."""
     for begin in spans.open:
-        inner = spans.inner[begin]
-        if begin > offset or not inner:
+        if begin > offset or not spans.inner[begin]:
             continue
-        decoded = [d for d in (_decode(text[a:b]) for a, b in inner) if d is not None]
-        found = _rows([d[0] for d in decoded]) if decoded else None
+        if begin not in spans.salvaged:
+            spans.salvaged[begin] = _complete_rows(text, spans.inner[begin])
+        found, kind = spans.salvaged[begin]
         if found:
             problem = "The literal stops before its closing brackets: the rest of it is missing."
-            return _make_dump(found, decoded[0][1], [problem]), (begin, len(text))
+            return _make_dump(found, kind, [problem]), (begin, len(text))
     return None, (offset, offset + 1)
+
+
+def _complete_rows(text: str, inner: list[tuple[int, int]]) -> tuple[_Found | None, str]:
+    """The rows in the literals at the spans `inner` of `text`, and the kind of the first literal."""
+    decoded = []
+    for a, b in inner:
+        check_deadline()
+        if (literal := _decode(text[a:b])) is not None:
+            decoded.append(literal)
+    return (_rows([d[0] for d in decoded]), decoded[0][1]) if decoded else (None, "")
 
 
 def _make_dump(found: _Found, kind: str, problems: list[str]) -> Dump:
@@ -324,6 +338,7 @@ def _rows(items: list[Any]) -> _Found | None:
     stack: list[tuple[Any, dict[str, Any] | None]] = [(items, None)]
     visits = 0
     while stack and visits < _MAX_VISITS:
+        check_deadline()
         value, holder = stack.pop()
         visits += 1
         if isinstance(value, dict):

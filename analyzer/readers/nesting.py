@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from analyzer.deadline import check_deadline
 from analyzer.model import MAX_NODE_DEPTH, PlanNode, Row
 from analyzer.readers import cells
 
@@ -44,6 +45,7 @@ class _Links:
 def table_node(row: Row, index: int, select_id: int | None = None) -> PlanNode:
     """The model node of one printed row: its figures typed, its Extra items listed. `select_id`
     saves reading the row's id again when the caller already has it."""
+    check_deadline()
     table = cells.text(row.get("table"))
     extra = cells.extra_items(row.get("extra"))
     union = bool(table and table.startswith("<") and UNION_TABLE.match(table))

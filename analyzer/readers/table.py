@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from analyzer.deadline import check_deadline
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
-from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, column_starts, width
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, Columns, width
 from analyzer.wording import describe_lines, plural
 
 BOX_DRAWING = str.maketrans(
@@ -40,6 +43,16 @@ _REMARK_MARKS = ("<-", "<=", "--", "#", "//", "^", "\u2190", "\u21d0")
 
 # More separators than any EXPLAIN has columns: not an EXPLAIN table.
 MAX_COLUMNS = 200
+# Lines the attempts to unwrap the header of a table without borders may go over in one paste
+# (besides an eighth of its lines; see `Wrapped`).
+_UNWRAP_LINES = 10_000
+# How many breaks `_search` may try for one line, and for all the lines of a paste (besides two a
+# line of the paste): a paste whose every line is a damaged row makes each search fail after
+# trying every choice it has.
+_SEARCH_STEPS = 300
+_SEARCH_BUDGET = 20_000
+# An ASCII piece this wide or less is joined to the line to see whether it lines up (`_lines_up`).
+_SHORT_PIECE = 512
 
 
 def has_box_drawing(lines: list[str]) -> bool:
@@ -112,6 +125,7 @@ class _Table:
     indent: int
     top: bool  # the table starts with its top border
     borders: int  # borders read so far: top, under the header, bottom
+    wrapped: Wrapped  # shared by the tables of the paste
     joins: _Joins = field(default_factory=_Joins)
     notices: list[str] = field(default_factory=list)
     # The logical lines read (each with the index of its first piece), in sections between borders.
@@ -125,18 +139,24 @@ class _Table:
 
 
 def parse_table(
-    lines: list[str], numbers: list[int], start: int, margins: list[int] | None = None
+    lines: list[str],
+    numbers: list[int],
+    start: int,
+    margins: list[int] | None = None,
+    wrapped: Wrapped | None = None,
 ) -> tuple[ResultSet | None, int]:
     """Read the table starting at `lines[start]`; return it (or None) and the index after it.
 
-    `margins` holds, per line, the width of the quoting the cleanup removed (see `_assemble`).
+    `margins` holds, per line, the width of the quoting the cleanup removed (see `_assemble`);
+    `wrapped` is shared by the calls on the same `lines` (see `Wrapped`).
     """
     first = lines[start]
     top = is_border(first)
     if top and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
         return None, start + 1  # the rest of a first border that was only partly selected
     indent = len(first) - len(first.lstrip())
-    table = _Table(lines, numbers, start, margins or [0] * len(lines), indent, top, borders=int(top))
+    margins = margins or [0] * len(lines)
+    table = _Table(lines, numbers, start, margins, indent, top, int(top), wrapped or Wrapped(lines))
     found = _find_frame(table)
     if found is None or len(found[0].seps) > MAX_COLUMNS:
         return None, start + 1
@@ -158,11 +178,12 @@ def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
     lines, start = table.lines, table.start
     if table.top:
         return _border_frame(table, start, table.joins)
-    below = _border_below(lines, start, table.indent)
+    below = table.wrapped.border_below(start, table.indent)
     if below is not None:
         # A table whose first border was lost (or only partly selected) takes the one below the header.
-        return _border_frame(table, below, _Joins())[0], start
-    frame = _borderless_wrapped_frame(lines, start, table.indent, table.margins)
+        found = _border_frame(table, below, _Joins())
+        return None if found is None else (found[0], start)
+    frame = _borderless_wrapped_frame(lines, start, table.indent, table.margins, table.wrapped)
     if frame is None:
         return None
     table.notices.append(
@@ -171,9 +192,15 @@ def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
     return frame, start
 
 
-def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int]:
-    """The frame of the border at `lines[at]` (with the pieces a terminal wrapped it into) and the index after it."""
-    border, j = _join_border(table.lines, at, joins)
+def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int] | None:
+    """The frame of the border at `lines[at]` (with the pieces a terminal wrapped it into) and the
+    index after it; None for a border with more separators than any EXPLAIN has columns, or a
+    wrapped one once the paste's attempts have used up their budget of lines (`Wrapped`)."""
+    wrapped = table.wrapped
+    j = wrapped.border_end(at)
+    if wrapped.count("+", at, j) > MAX_COLUMNS or (j > at + 1 and not wrapped.spend(j - at)):
+        return None
+    border = _join_border(table.lines, at, j, joins)
     closed = border.endswith("+")
     seps = [k for k, c in enumerate(border) if c == "+"]
     wrap = width(table.lines[at].rstrip()) + table.margins[at] if j - at > 1 else None
@@ -255,7 +282,8 @@ def _after_gap(table: _Table, frame: _Frame, j: int) -> int | None:
 
 def _read_border(table: _Table, frame: _Frame, j: int) -> tuple[int, bool]:
     """Take in the border at `lines[j]`; return the index to go on from and whether the table goes on."""
-    border, k = _join_border(table.lines, j, table.joins)
+    k = _border_end(table.lines, j)
+    border = _join_border(table.lines, j, k, table.joins)
     if frame.total is not None and width(border) != frame.total:
         return j, False
     sections = table.sections
@@ -276,7 +304,7 @@ def _read_row(table: _Table, frame: _Frame, j: int, s: str) -> int:
     cut = _remark_start(s, frame)
     if cut is not None:
         _take_off_remark(table, j, s, cut)
-    row_text, k = _assemble(table.lines, j, frame, table.joins, table.margins)
+    row_text, k = _assemble(table.lines, j, frame, table.joins, table.margins, table.wrapped)
     if table.squeezed is None:
         table.squeezed = frame.total is not None and not _aligned(row_text, 0, frame.seps)
     if table.squeezed:
@@ -417,9 +445,9 @@ def _remark_start(line: str, frame: _Frame) -> int | None:
     """Where text typed after a complete row's closing `|` starts, if there is any."""
     if frame.total is None or frame.right_open or width(line) <= frame.total:
         return None
-    starts = column_starts(line)
-    at = starts[frame.total - 1]
-    after = starts[frame.total] if frame.total < len(starts) else -1
+    columns = Columns(line)
+    at = columns.index(frame.total - 1)
+    after = columns.index(frame.total) if frame.total < columns.width else -1
     if at < 0 or line[at] != "|" or after < 0 or line[after] not in " \t":
         return None
     # One space then text is how the next cell of a wider table starts (a line cut at a `+` of
@@ -457,25 +485,128 @@ def _row_after_gap(lines: list[str], j: int, indent: int) -> bool:
     return j + 2 >= len(lines) or not lines[j + 2].strip()
 
 
-def _border_below(lines: list[str], start: int, indent: int) -> int | None:
-    """Index of the border under a header line starting at `lines[start]` (within its wrapped
-    pieces), at the same indentation; None if the table has no borders."""
-    for k in range(start + 1, min(len(lines), start + 12)):
-        line = lines[k]
-        if is_border(line):
-            return k if len(line) - len(line.lstrip()) == indent else None
-        if not line.strip():
+class Wrapped:
+    """What the attempts to read a table at the lines of one paste share about the lines a
+    terminal or a mail client may have cut into pieces (borders, and the headers of tables without
+    borders): where such a line's pieces end, how many `|` or `+` signs lines hold, how many more
+    lines the attempts may go over, and how many more breaks the searches for the gaps of wrapped
+    rows may try (`_search`).
+
+    Every line the pieces of a border or header go over ends it where it ends for its first line
+    (a piece follows by what the last piece ends with and what the next line starts with), so one
+    scan serves the attempts at all the lines it went over (for headers, at the same indentation).
+
+    A paste reads each of its borders and headers once or twice, but one whose lines start table
+    after table that each end at once (junk made of `|`, `+` and `-`) would go over the same
+    pieces again and again, ten widths at a time for a header: the attempts of a paste may go over
+    `_UNWRAP_LINES` lines, and an eighth of its lines, in all.
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self._headers: dict[int, tuple[int, int]] = {}  # per indentation: the last header scanned, (start, end)
+        self._border = (-1, -1)  # the last border scanned
+        self._counts: dict[str, list[int]] = {}  # per sign: how many the lines before each line hold
+        self._stops: list[int] | None = None  # per line, the first border or empty line from it on
+        self._left = _UNWRAP_LINES + len(lines) // 8
+        self._steps = _SEARCH_BUDGET + 2 * len(lines)
+
+    def spend(self, count: int) -> bool:
+        """Take `count` lines from the budget; False when it was spent already."""
+        left = self._left
+        self._left -= count
+        return left > 0
+
+    def steps(self) -> int:
+        """How many breaks the next search for a wrapped line's gaps may try (`_search`)."""
+        return max(0, min(_SEARCH_STEPS, self._steps))
+
+    def searched(self, steps: int) -> None:
+        """Count the breaks a search tried."""
+        self._steps -= steps
+
+    def header_end(self, start: int, indent: int) -> int:
+        """Index after the pieces of the header line `lines[start]` (see `_header_end`)."""
+        if self.lines[start][indent : indent + 1] != "|":
+            return start + 1  # no outer border: rows do not start with `|` either
+        first, end = self._headers.get(indent, (-1, -1))
+        if not first < start < end:
+            end = _header_end(self.lines, start, indent)
+            self._headers[indent] = (start, end)
+        return end
+
+    def border_end(self, start: int) -> int:
+        """Index after the pieces of the border line `lines[start]` (see `_border_end`)."""
+        first, end = self._border
+        if not first < start < end:
+            end = _border_end(self.lines, start)
+            self._border = (start, end)
+        return end
+
+    def border_below(self, start: int, indent: int) -> int | None:
+        """Index of the border under a header line starting at `lines[start]` (within its wrapped
+        pieces, eleven lines at most), at the same indentation; None if the table has no borders."""
+        if self._stops is None:
+            self._stops = _stops(self.lines)
+        k = self._stops[start + 1]
+        if k >= min(len(self.lines), start + 12) or not is_border(self.lines[k]):
             return None
-    return None
+        line = self.lines[k]
+        return k if len(line) - len(line.lstrip()) == indent else None
+
+    def count(self, sign: str, start: int, end: int) -> int:
+        """How many `sign`s `lines[start:end]` hold."""
+        if sign not in self._counts:
+            self._counts[sign] = list(itertools.accumulate((line.count(sign) for line in self.lines), initial=0))
+        return self._counts[sign][end] - self._counts[sign][start]
 
 
-def _borderless_wrapped_frame(lines: list[str], start: int, indent: int, margins: list[int]) -> _Frame | None:
+def _stops(lines: list[str]) -> list[int]:
+    """Per line (and one past the last), the index of the first border or empty line from it on,
+    or the number of lines when none follows."""
+    stops = [len(lines)] * (len(lines) + 1)
+    for k in range(len(lines) - 1, -1, -1):
+        line = lines[k]
+        stops[k] = k if not line.strip() or is_border(line) else stops[k + 1]
+    return stops
+
+
+def _header_end(lines: list[str], start: int, indent: int) -> int:
+    """Index after the pieces a terminal or a mail client cut off the `|` header line
+    `lines[start]`: a piece follows while the header has not reached its closing `|` or the next
+    line does not start with one; an empty line or a border ends it, and so does a line of spaces
+    after the closing `|`."""
+    closed = lines[start].rstrip().endswith("|")
+    k = start + 1
+    while k < len(lines):
+        line = lines[k]
+        if not (line.strip() or (line and not closed)) or (closed and line[indent : indent + 1] == "|"):
+            break
+        if is_border(line):
+            break
+        if line.strip():
+            closed = line.rstrip().endswith("|")
+        k += 1
+    return k
+
+
+def _borderless_wrapped_frame(
+    lines: list[str], start: int, indent: int, margins: list[int], wrapped: Wrapped
+) -> _Frame | None:
     """The frame of a table without `+---+` lines, from its header, which a terminal or a mail
     client may have cut into pieces. The terminal's width is not known (pieces may have lost
     trailing spaces), so the widths from the widest first piece's up are tried, and a mail wrap
     (one space dropped at each break, None): the right one lines up the header and joins the
     first rows without other gaps. When both readings fit, a usual terminal width or pieces all
-    of one width speak for the terminal."""
+    of one width speak for the terminal. None for a header with more separators than any EXPLAIN
+    has columns, or once the paste's attempts have used up `wrapped`'s budget of lines."""
+    end = wrapped.header_end(start, indent)
+    if wrapped.count("|", start, end) > MAX_COLUMNS:
+        return None
+    if end == start + 1:
+        return _borderless_frame(lines[start], indent)  # not wrapped
+    if not wrapped.spend(end - start):
+        return None
     block = lines[start : start + 40]
     first_width = max((width(line) for line in block if line[indent : indent + 1] == "|"), default=width(lines[start]))
     cut = [
@@ -486,56 +617,66 @@ def _borderless_wrapped_frame(lines: list[str], start: int, indent: int, margins
     terminal_first = first_width in USUAL_TERMINAL_WIDTHS or len({width(line) for line in cut}) <= 1
     # A mail client that keeps the space it broke at leaves it at the end of every piece.
     mail_gap = 0 if cut and all(line.endswith(" ") for line in cut) else 1
+    pieces = _HeaderPieces(lines, start, end)
     scored = []
     for wrap in [*range(first_width, first_width + 9), None]:
-        header, after = _unwrapped_header(lines, start, indent, wrap, mail_gap)
+        header = pieces.unwrapped(wrap, mail_gap)
+        if header is None:
+            continue  # the spaces put back outweigh the text: not wrapped at this width
         frame = _borderless_frame(header, indent)
-        if frame is None or after == start + 1:
-            return frame  # not wrapped
-        if not _aligned(header, 0, frame.seps):
+        if frame is None or not _aligned(header, 0, frame.seps):
             continue  # a `|` without its spaces: the pieces were joined at the wrong width
         frame.wrap = wrap
         joins = _Joins()
         bad = 0
-        j = after
-        while j < len(lines) and j < after + 12 and lines[j][indent : indent + 1] == "|":
-            text, j = _assemble(lines, j, frame, joins, margins)
+        j = end
+        while j < len(lines) and j < end + 12 and lines[j][indent : indent + 1] == "|":
+            text, j = _assemble(lines, j, frame, joins, margins, wrapped)
             bad += not _split(text, frame, False)[1]
+        wrapped.spend(j - end)
         scored.append(((bad, joins.irregular, (wrap is None) == terminal_first), frame))
     if not scored:
-        return _borderless_frame(_unwrapped_header(lines, start, indent, first_width)[0], indent)
+        header = pieces.unwrapped(first_width)
+        return None if header is None else _borderless_frame(header, indent)
     return min(scored, key=lambda item: item[0])[1]
 
 
-def _unwrapped_header(
-    lines: list[str], start: int, indent: int, wrap: int | None, mail_gap: int = 1
-) -> tuple[str, int]:
-    """A `|` header line with the pieces a terminal cut off it at `wrap` columns (or a mail
-    client at a space, when None: `mail_gap` spaces go back), and the index after them. A piece
-    follows while the header has not reached its closing `|` or the next line does not start
-    with one."""
-    header = lines[start]
-    k = start + 1
-    if header[indent : indent + 1] != "|":
-        return header.rstrip(), k  # no outer border: rows do not start with `|` either
-    while (
-        k < len(lines)
-        and (lines[k].strip() or lines[k] and not header.rstrip().endswith("|"))  # a piece of spaces
-        and (lines[k][indent : indent + 1] != "|" or not header.rstrip().endswith("|"))
-        and not is_border(lines[k])
-    ):
+class _HeaderPieces:
+    """The `|` header line `lines[start]` with the pieces up to `end` (`_header_end`) a terminal or
+    a mail client cut off it, measured once for all the widths tried."""
+
+    def __init__(self, lines: list[str], start: int, end: int) -> None:
+        self.first = lines[start]
+        self.rest = lines[start + 1 : end]
+        self.first_width = width(self.first.rstrip())
+        # Without their trailing spaces; pieces of spaces lose them before the next piece anyway.
+        self.pieces = [(piece, width(piece)) for line in self.rest if (piece := line.rstrip())]
+
+    def unwrapped(self, wrap: int | None, mail_gap: int = 1) -> str | None:
+        """The header with its pieces put back. A terminal cut them at `wrap` columns and dropped
+        the spaces at their ends, which go back up to the next multiple of `wrap`; a mail client
+        cut them at a space (when `wrap` is None), and `mail_gap` spaces go back.
+
+        None where the spaces put back would come to more than four times the text and a wrap: the
+        pieces were not cut at that width (a long line followed by short ones, each padded to it)."""
         if wrap is None:
-            header += " " * mail_gap + lines[k]
-        else:
-            header = header.rstrip()
-            header += " " * ((-width(header)) % wrap) + lines[k]
-        k += 1
-    return header.rstrip(), k
+            gap = " " * mail_gap
+            return (self.first + "".join(gap + line for line in self.rest)).rstrip()
+        parts = [self.first.rstrip()]
+        used = text = self.first_width
+        for piece, piece_width in self.pieces:
+            pad = -used % wrap
+            used += pad + piece_width
+            text += piece_width
+            if used - text > 4 * (text + wrap):
+                return None
+            parts.append(" " * pad + piece)
+        return "".join(parts)
 
 
 def _borderless_frame(header: str, indent: int) -> _Frame | None:
     s = header.rstrip()
-    seps = [k for k, c in enumerate(column_starts(s)) if k >= 0 and c >= 0 and s[c] == "|"]
+    seps = _bar_columns(s)
     if not seps:
         return None
     left_open = s[indent] != "|"
@@ -544,28 +685,49 @@ def _borderless_frame(header: str, indent: int) -> _Frame | None:
     return _Frame(seps, total, None, left_open=left_open, right_open=right_open)
 
 
-def _join_border(lines: list[str], start: int, joins: _Joins) -> tuple[str, int]:
-    """A border line with the pieces a terminal wrapped it into; the index after the last piece."""
-    border = lines[start].rstrip()
+def _bar_columns(text: str) -> list[int]:
+    """The display columns of the `|` signs in `text`."""
+    columns = Columns(text)
+    found: list[int] = []
+    index = text.find("|")
+    while index != -1:
+        found.append(columns.column(index))
+        index = text.find("|", index + 1)
+    return found
+
+
+def _border_end(lines: list[str], start: int) -> int:
+    """Index after the pieces a terminal wrapped the border line `lines[start]` into: a piece (a
+    line of `+` and `-`) that starts with `-` always continues it; after a complete border (one
+    ending with `+`), a `+` starts the next one."""
+    closed = lines[start].rstrip().endswith("+")
     j = start + 1
-    # A piece that starts with '-' always continues; after a complete border, a '+' starts the next one.
-    while j < len(lines) and _is_border_piece(lines[j]) and (not border.endswith("+") or lines[j][0] == "-"):
-        if joins.wrap is None:
-            joins.wrap = width(border)
-        border += lines[j].rstrip()
-        joins.terminal += 1
+    while j < len(lines) and _is_border_piece(lines[j]) and (not closed or lines[j][0] == "-"):
+        closed = lines[j].rstrip().endswith("+")
         j += 1
-    return border, j
+    return j
 
 
-def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margins: list[int]) -> tuple[str, int]:
+def _join_border(lines: list[str], start: int, end: int, joins: _Joins) -> str:
+    """The border line `lines[start]` with its pieces up to `end` (`_border_end`), counted in `joins`."""
+    pieces = [line.rstrip() for line in lines[start:end]]
+    if len(pieces) > 1 and joins.wrap is None:
+        joins.wrap = width(pieces[0])
+    joins.terminal += len(pieces) - 1
+    return "".join(pieces)
+
+
+def _assemble(
+    lines: list[str], start: int, frame: _Frame, joins: _Joins, margins: list[int], wrapped: Wrapped
+) -> tuple[str, int]:
     """A table line with the wrapped pieces that follow it; the index after the last piece.
 
     At each break several gaps may fit (a terminal's cut, a mail client's dropped space, the
     separators' columns); a piece without a separator cannot tell them apart, so the choices are
     searched until the line ends exactly at the border's width with its `|` in place (a few
-    hundred steps at most). A line that cannot be completed that way takes the first choice at
-    each break and is reported as damaged by the caller.
+    hundred steps at most, and fewer once the paste's searches have taken their share: see
+    `Wrapped.steps`). A line that cannot be completed that way takes the first choice at each
+    break and is reported as damaged by the caller.
 
     `margins[k]` is how many columns of quoting were taken off line k: a terminal filled the
     line to its width with them, so a piece plus its margin is the wrap width.
@@ -573,16 +735,14 @@ def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margin
     total = frame.total
     if total is None:
         return lines[start], start + 1
-    text = lines[start].rstrip()
-    found = _search(lines, frame, total, margins, text, width(text), start, start + 1, [300])
-    if found is None:
-        found = _first_fits(lines, frame, total, margins, text, width(text), start, start + 1)
+    pieces = _Pieces(lines, frame, margins, start)
+    found = _search(pieces, total, wrapped) or _first_fits(pieces, total)
     text, j, gaps = found
-    for gap, pad, pieces in gaps:
+    for gap, pad, count in gaps:
         if gap in pad:
-            joins.terminal += pieces
+            joins.terminal += count
         else:
-            joins.word += pieces
+            joins.word += count
             joins.spaces += gap
             joins.irregular += bool(pad) or gap != 1
     return text, j
@@ -592,103 +752,193 @@ def _assemble(lines: list[str], start: int, frame: _Frame, joins: _Joins, margin
 _Gap = tuple[int, tuple[int, ...], int]
 
 
-def _search(
-    lines: list[str],
-    frame: _Frame,
-    total: int,
-    margins: list[int],
-    text: str,
-    used: int,
-    last: int,
-    j: int,
-    budget: list[int],
-) -> tuple[str, int, list[_Gap]] | None:
-    """Extend `text` (ending with line `last`, `used` columns wide) with the pieces from line `j`
-    until it is `total` columns wide.
+class _Piece:
+    """A piece of a wrapped table line (line `k`, without its trailing spaces) and what the search
+    asks of it at every gap it tries: whether it is ASCII, its width, the column of its first
+    separator, and (looked up only for pieces too long or not ASCII) its columns."""
+
+    def __init__(self, k: int, text: str) -> None:
+        self.k = k
+        self.text = text
+        self.ascii = text.isascii()
+        self.width = len(text) if self.ascii else width(text)
+        self.bar = _first_separator(text)
+
+    @cached_property
+    def columns(self) -> Columns:
+        return Columns(self.text)
+
+
+class _Pieces:
+    """The pieces that may follow the table line `lines[start]`, each measured once however many
+    ways of joining them the search tries."""
+
+    def __init__(self, lines: list[str], frame: _Frame, margins: list[int], start: int) -> None:
+        self.lines = lines
+        self.frame = frame
+        self.margins = margins
+        self.first = _Piece(start, lines[start].rstrip())
+        self._made: dict[int, _Piece] = {}
+
+    def after(self, last: _Piece, used: int, j: int) -> tuple[_Piece, tuple[int, ...], bool] | None:
+        """The piece that follows `last` from line `j` on (past pieces that were only spaces, which
+        show up as blank lines), the gaps a terminal wrap implies before it (the line so far is
+        `used` columns wide) and whether blank lines came between; None at a border or the end."""
+        lines, margins, wrap = self.lines, self.margins, self.frame.wrap
+        k = j
+        while k < len(lines) and not lines[k].strip() and k - j < 50:
+            k += 1
+        if k == len(lines) or is_border(lines[k]):
+            return None
+        pads: tuple[int, ...] = ()
+        if wrap:
+            blank = sum(wrap - margins[b] for b in range(j, k))
+            # The piece's own width (a terminal cut it), or the terminal's edge (a mail client cut it again).
+            pads = (wrap - margins[last.k] - last.width + blank, (-used) % wrap + blank)
+        if k not in self._made:
+            self._made[k] = _Piece(k, lines[k].rstrip())
+        return self._made[k], pads, k > j
+
+
+@dataclass
+class _Break:
+    """A break between pieces the search went past: the line before it (`used` columns wide,
+    ending with `tail`), the first line looked at for the piece after it (`j`), that piece, the
+    gaps a terminal wrap implies there (`pads`), the gaps that may have been lost there, most
+    likely first (`_candidates`), how many of them were tried, and the one taken, which lines the
+    piece up with the separators `seps`."""
+
+    used: int
+    tail: str
+    j: int
+    piece: _Piece
+    pads: tuple[int, ...]
+    candidates: list[int]
+    seps: list[int]
+    tried: int = 0
+    taken: int = 0
+
+    def take_next(self) -> bool:
+        """Take the next gap that lines the piece up; False when none is left."""
+        while self.tried < len(self.candidates):
+            self.taken = self.candidates[self.tried]
+            self.tried += 1
+            if _lines_up(self.tail, self.used, self.taken, self.piece, self.seps):
+                return True
+        return False
+
+    def joined(self) -> tuple[int, str]:
+        """The width of the line with the piece joined at the gap taken, and its last two characters."""
+        return self.used + self.taken + self.piece.width, _tail(self.tail, self.taken, self.piece)
+
+    def gap(self) -> _Gap:
+        return self.taken, self.pads, 1 + self.piece.k - self.j
+
+
+def _tail(tail: str, gap: int, piece: _Piece) -> str:
+    """The last two characters of a line ending with `tail` once `piece` is joined to it by `gap` spaces."""
+    return (tail + " " * gap + piece.text[-2:])[-2:]
+
+
+def _search(pieces: _Pieces, total: int, wrapped: Wrapped) -> tuple[str, int, list[_Gap]] | None:
+    """Extend the first line of `pieces` with the pieces that follow until it is `total` columns
+    wide, trying the gaps that fit at each break, most likely first, and going back to the last
+    break with another gap left where a choice leads nowhere.
 
     Returns the line, the index after it and the gaps chosen, or None when no choice of gaps
-    reaches the border's width within `budget[0]` steps.
+    reaches the border's width within the breaks `wrapped` allows.
     """
-    if used >= total or j >= len(lines):
-        return (text, j, []) if used == total else None
-    budget[0] -= 1
-    if budget[0] < 0:
-        return None
-    found = _next_piece(lines, frame, margins, used, last, j)
-    if found is None:
-        return None
-    k, piece, pads = found
-    for gap in _gaps(text, used, piece, frame, total, pads, blanks=k > j):
-        joined = text + " " * gap + piece
-        rest = _search(lines, frame, total, margins, joined, used + gap + width(piece), k, k + 1, budget)
-        if rest is not None:
-            return rest[0], rest[1], [(gap, pads, 1 + k - j), *rest[2]]
-    return None
+    path: list[_Break] = []
+    last, used, tail = pieces.first, pieces.first.width, pieces.first.text[-2:]
+    steps = allowed = wrapped.steps()
+    while True:
+        check_deadline()
+        j = last.k + 1
+        if used >= total or j >= len(pieces.lines):
+            if used == total:
+                wrapped.searched(allowed - max(steps, 0))
+                text = pieces.first.text + "".join(" " * b.taken + b.piece.text for b in path)
+                return text, j, [b.gap() for b in path]
+        elif (steps := steps - 1) >= 0 and (found := pieces.after(last, used, j)) is not None:
+            piece, pads, blanks = found
+            candidates = _candidates(used, piece, pieces.frame, total, pads, blanks)
+            path.append(_Break(used, tail, j, piece, pads, candidates, pieces.frame.seps))
+        while path and not path[-1].take_next():
+            path.pop()
+        if not path:
+            wrapped.searched(allowed - max(steps, 0))
+            return None
+        last = path[-1].piece
+        used, tail = path[-1].joined()
 
 
-def _first_fits(
-    lines: list[str], frame: _Frame, total: int, margins: list[int], text: str, used: int, last: int, j: int
-) -> tuple[str, int, list[_Gap]]:
-    """Extend `text` like `_search`, but with the first gap that fits at each break, stopping where none fits."""
+def _first_fits(pieces: _Pieces, total: int) -> tuple[str, int, list[_Gap]]:
+    """Extend the first line of `pieces` like `_search`, but with the first gap that fits at each
+    break, stopping where none fits."""
+    last = pieces.first
+    parts = [last.text]
+    used, tail, j = last.width, last.text[-2:], last.k + 1
     chosen: list[_Gap] = []
-    while used < total and j < len(lines):
-        found = _next_piece(lines, frame, margins, used, last, j)
+    while used < total and j < len(pieces.lines):
+        check_deadline()
+        found = pieces.after(last, used, j)
         if found is None:
             break
-        k, piece, pads = found
-        gaps = _gaps(text, used, piece, frame, total, pads, blanks=k > j)
-        if not gaps:
+        piece, pads, blanks = found
+        for gap in _candidates(used, piece, pieces.frame, total, pads, blanks):
+            if _lines_up(tail, used, gap, piece, pieces.frame.seps):
+                break
+        else:
             break
-        text += " " * gaps[0] + piece
-        used += gaps[0] + width(piece)
-        chosen.append((gaps[0], pads, 1 + k - j))
-        last, j = k, k + 1
-    return text, j, chosen
+        parts.append(" " * gap + piece.text)
+        used += gap + piece.width
+        tail = _tail(tail, gap, piece)
+        chosen.append((gap, pads, 1 + piece.k - j))
+        last, j = piece, piece.k + 1
+    return "".join(parts), j, chosen
 
 
-def _next_piece(
-    lines: list[str], frame: _Frame, margins: list[int], used: int, last: int, j: int
-) -> tuple[int, str, tuple[int, ...]] | None:
-    """The piece that follows line `last` from line `j` on (past pieces that were only spaces,
-    which show up as blank lines): its index, its text and the gaps a terminal wrap implies
-    before it; None at a border or the end."""
-    k = j
-    while k < len(lines) and not lines[k].strip() and k - j < 50:
-        k += 1
-    if k == len(lines) or is_border(lines[k]):
-        return None
-    pads: tuple[int, ...] = ()
-    if frame.wrap:
-        blank = sum(frame.wrap - margins[b] for b in range(j, k))
-        # The piece's own width (a terminal cut it), or the terminal's edge (a mail client cut it again).
-        pads = (frame.wrap - margins[last] - width(lines[last].rstrip()) + blank, (-used) % frame.wrap + blank)
-    return k, lines[k].rstrip(), pads
-
-
-def _gaps(
-    text: str, used: int, piece: str, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool
+def _candidates(
+    used: int, piece: _Piece, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool
 ) -> list[int]:
-    """The gaps that could have been lost between `text` and the wrapped `piece`, most likely
-    first, each leaving every separator column in place and the line within `total` columns.
+    """The gaps that could have been lost between a line `used` columns wide and the wrapped
+    `piece`, most likely first, each leaving the line within `total` columns; those that also
+    leave every separator column in place (`_lines_up`) fit.
 
     `pads` are the gaps a terminal wrap implies; `blanks` says blank lines (pieces of spaces) came between.
     """
-    limit = total - used - width(piece)
+    limit = total - used - piece.width
     if limit < 0:
         return []
     candidates = list(pads)
-    bar = _first_separator(piece)
-    if bar is not None:
-        at = bisect_left(frame.seps, used + bar)
+    if piece.bar is not None:
+        at = bisect_left(frame.seps, used + piece.bar)
         if at < len(frame.seps):
-            candidates.append(frame.seps[at] - used - bar)
+            candidates.append(frame.seps[at] - used - piece.bar)
     if not blanks:
-        candidates += [0, 1] if piece[0] == " " else [1, 0]
-    fitting = []
-    for gap in candidates:
-        if 0 <= gap <= limit and gap not in fitting and _aligned(text + " " * gap + piece, used, frame.seps):
-            fitting.append(gap)
-    return fitting
+        candidates += [0, 1] if piece.text[0] == " " else [1, 0]
+    return list(dict.fromkeys(gap for gap in candidates if 0 <= gap <= limit))
+
+
+def _lines_up(tail: str, used: int, gap: int, piece: _Piece, seps: list[int]) -> bool:
+    """`_aligned` of a line `used` columns wide that ends with `tail` (two characters), joined to
+    `piece` by `gap` spaces, from column `used - 1` on, without joining them (but for a short
+    ASCII piece, whose join costs less than looking its characters up one by one)."""
+    at = bisect_left(seps, used - 1)
+    if at == len(seps) or seps[at] >= used + gap + piece.width:
+        return True  # no separator column from `used - 1` to the end of the piece
+    if piece.ascii and tail.isascii() and piece.width <= _SHORT_PIECE:
+        return _aligned_ascii(tail + " " * gap + piece.text, used, seps, used - len(tail))
+    tail_columns = Columns(tail)
+    tail_at = used - tail_columns.width
+    piece_at = used + gap
+
+    def char_at(column: int) -> str | None:
+        if column >= piece_at:
+            return piece.columns.char(column - piece_at)
+        return " " if column >= used else tail_columns.char(column - tail_at)
+
+    return _in_place(char_at, piece_at + piece.width, used, seps)
 
 
 def _loose_cells(text: str, frame: _Frame, markdown: bool = False) -> list[str] | None:
@@ -730,31 +980,33 @@ def _aligned(text: str, since: int, seps: list[int]) -> bool:
     """True when every separator column from `since - 1` on holds a `|` with spaces around it."""
     if text.isascii():
         return _aligned_ascii(text, since, seps)
-    starts = column_starts(text)
-    end = len(starts)
-    last = seps[-1]
-    first = seps[0]
-    for p in seps[bisect_left(seps, since - 1) :]:
-        if p >= end:
-            break
-        c = starts[p]
-        if c < 0 or text[c] != "|":
-            return False
-        if p > first and (starts[p - 1] < 0 or text[starts[p - 1]] != " "):
-            return False
-        if p < last and p + 1 < end and (starts[p + 1] < 0 or text[starts[p + 1]] != " "):
-            return False
-    return True
+    columns = Columns(text)
+    return _in_place(columns.char, columns.width, since, seps)
 
 
-def _aligned_ascii(text: str, since: int, seps: list[int]) -> bool:
-    """`_aligned` for ASCII text, where columns are string indexes."""
-    end = len(text)
+def _in_place(char_at: Callable[[int], str | None], end: int, since: int, seps: list[int]) -> bool:
+    """`_aligned` of a line `end` columns wide whose character at a column is `char_at(column)`
+    (None in the second column of a wide one)."""
     first, last = seps[0], seps[-1]
     for p in seps[bisect_left(seps, since - 1) :]:
         if p >= end:
             break
-        if text[p] != "|" or (p > first and text[p - 1] != " ") or (p < last and p + 1 < end and text[p + 1] != " "):
+        if char_at(p) != "|" or (p > first and char_at(p - 1) != " "):
+            return False
+        if p < last and p + 1 < end and char_at(p + 1) != " ":
+            return False
+    return True
+
+
+def _aligned_ascii(text: str, since: int, seps: list[int], offset: int = 0) -> bool:
+    """`_aligned` for ASCII text, where columns are string indexes (from `offset`, the column of `text[0]`)."""
+    end = offset + len(text)
+    first, last = seps[0], seps[-1]
+    for p in seps[bisect_left(seps, since - 1) :]:
+        if p >= end:
+            break
+        i = p - offset
+        if text[i] != "|" or (p > first and text[i - 1] != " ") or (p < last and p + 1 < end and text[i + 1] != " "):
             return False
     return True
 
@@ -764,8 +1016,8 @@ def _split(text: str, frame: _Frame, header: bool) -> tuple[list[str], bool]:
     seps = frame.seps
     if len(text) == frame.total and text.isascii() and not frame.left_open and all(text[p] == "|" for p in seps):
         return [text[a + 1 : b].strip() for a, b in itertools.pairwise(seps)], True
-    starts = column_starts(text)
-    end = len(starts)
+    columns = Columns(text)
+    end = columns.width
     # Each cell lies between two separator columns: -1 when no `|` comes before the first cell,
     # None when none comes after the last.
     lefts = [-1, *seps] if frame.left_open else seps
@@ -777,11 +1029,11 @@ def _split(text: str, frame: _Frame, header: bool) -> tuple[list[str], bool]:
     for a, b in zip(lefts, rights, strict=False):
         if not complete:
             cells.append(CUT)
-        elif a >= 0 and (a >= end or starts[a] < 0 or text[starts[a]] != "|"):
+        elif a >= 0 and (a >= end or columns.char(a) != "|"):
             complete = False
             cells.append(CUT)
         elif b is None:
-            cell = text[starts[a] + 1 if a >= 0 else 0 :]
+            cell = text[columns.index(a) + 1 if a >= 0 else 0 :]
             if not frame.cut_edge:
                 cells.append(cell.strip())
             elif header and cell.strip() and cell.endswith(" "):
@@ -791,12 +1043,12 @@ def _split(text: str, frame: _Frame, header: bool) -> tuple[list[str], bool]:
                 cells.append(cell.strip() + CUT)
                 complete = False
         else:
-            begin = starts[a] + 1 if a >= 0 else 0
-            if b < end and starts[b] >= 0 and text[starts[b]] == "|":
-                cells.append(text[begin : starts[b]].strip())
+            begin = columns.index(a) + 1 if a >= 0 else 0
+            if b < end and columns.char(b) == "|":
+                cells.append(text[begin : columns.index(b)].strip())
             else:
                 complete = False
                 cells.append(text[begin:].strip() + CUT if b >= end else CUT)
-    if frame.total is not None and width(text) != frame.total:
+    if frame.total is not None and end != frame.total:
         complete = False
     return cells, complete

@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from analyzer.deadline import check_deadline
 from analyzer.repair.decorations import (
     decode_quoted_printable,
     split_flattened_records,
@@ -205,6 +206,7 @@ def _drop_fences(
 ) -> tuple[list[str], list[int]]:
     """Drop markdown fence lines (added to `taken`), and fences typed on the first or last line of
     the paste itself."""
+    check_deadline()
     fences = [
         i
         for i, line in enumerate(lines)
@@ -235,6 +237,7 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
     """The indexes of the lines to keep when a chat or word processor put an empty line after
     every line (a double-spaced paste), else None. Then every gap between two filled lines is
     odd: one empty line, or three where the paste had one of its own (one is kept)."""
+    check_deadline()
     filled = [i for i, line in enumerate(lines) if line.strip()]
     gaps = [b - a - 1 for a, b in itertools.pairwise(filled)]
     singles = gaps.count(1)
@@ -262,6 +265,7 @@ def _rejoin_cells_on_own_lines(
     page printed in its own block (phpMyAdmin's italic `NULL`) went onto a line of its own: a row
     line ending with a tab, the indented `NULL`, then a line going on after a tab. The lines put
     back go to `taken`."""
+    check_deadline()
     out: list[str] = []
     kept: list[int] = []
     put_back: list[int] = []  # numbers of the lines put back
@@ -297,6 +301,7 @@ def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[
     wrapping a quoted or indented one breaks right after the prefix, dropping the space there:
     `>` (or blanks) alone, then the line at column 0. The prefix goes back in front of the line.
     """
+    check_deadline()
     broken = [
         i
         for i in range(len(lines) - 1)
@@ -327,6 +332,7 @@ def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[
 
 
 def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
+    check_deadline()
     out = list(lines)
     margins = [0] * len(lines)
     quoted = 0
@@ -344,6 +350,7 @@ def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], lis
 
 def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]) -> list[str]:
     """Remove `12 | `, `12: `, `  12 ` prefixes from runs of consecutively numbered lines."""
+    check_deadline()
     out = list(lines)
     stripped_total = 0
     first_line = None
@@ -389,6 +396,7 @@ def _unnumbered(lines: list[str], matches: list[re.Match[str]]) -> list[str]:
 def _dedent(lines: list[str], notices: list[str], quoted_only: bool = False) -> list[str]:
     """Remove the leading whitespace (spaces or tabs) that every non-empty line shares
     (with `quoted_only`, only when that uncovers `>` quoting)."""
+    check_deadline()
     for line in lines:
         if line and line[0] not in " \t" and line.strip():
             return lines  # a line without indentation: nothing is shared
@@ -415,6 +423,7 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
     Quoting counts when it was there before the wrap: then only the first piece carries it. A
     mark an editor put before the continuation (a larger margin there) does not shorten the first.
     """
+    check_deadline()
     for i in [i for i, line in enumerate(lines[:-1]) if "+-" in line or "*****" in line]:
         line = lines[i].rstrip()
         nxt = lines[i + 1].rstrip()
@@ -461,6 +470,7 @@ def _take_prompts(result: Cleaned) -> None:
 
     A statement the client answered with an `ERROR` line is not the query of the output.
     """
+    check_deadline()
     lines = result.lines
     prompts = 0
     bare_lines: list[int] = []  # numbers of the lines of statements typed without a prompt, not reported yet
@@ -474,6 +484,7 @@ def _take_prompts(result: Cleaned) -> None:
         bare = None if match or line.lstrip()[:1] not in "EeAaDd" else _BARE_STATEMENT_RE.match(line)
         if not match and not bare:
             continue
+        check_deadline()
         pieces, j = _typed_statement(lines, i, match)
         result.taken.append((result.numbers[i], result.numbers[j - 1], "prompt" if match else "statement"))
         taken = _keep_query(result, i, j, _join_statement(result, i, line, pieces))
@@ -581,6 +592,7 @@ def _continues_note(line: str) -> bool:
 
 
 def _take_footers(result: Cleaned) -> None:
+    check_deadline()
     lines = result.lines
     footers = 0
     for i in [i for i, line in enumerate(lines) if line[:1] not in "|+-{*"]:

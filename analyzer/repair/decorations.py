@@ -24,6 +24,7 @@ import os
 import quopri
 import re
 
+from analyzer.deadline import check_deadline
 from analyzer.model import EXPLAIN_COLUMN_ORDER
 from analyzer.repair.textwidth import width
 from analyzer.wording import plural
@@ -81,6 +82,7 @@ def split_flattened_tables(text: str, notices: list[str]) -> str:
     as a paragraph, then copied back): borders, header and rows follow each other on one line.
     The borders give the number of columns; a row ends where its last `|` meets the next row's
     first (`| |`), checked against that count, else the line is left as it is."""
+    check_deadline()
     if "+--" not in text:
         return text
     lines = text.split("\n")
@@ -128,6 +130,7 @@ def split_flattened_records(text: str, notices: list[str]) -> str:
     marker, every `label: value` and the `1 row in set` line follow each other on one line. The
     record is put back on its lines when at least four EXPLAIN labels follow its marker, in the
     order the client prints them; a line without that stays as it is."""
+    check_deadline()
     if "row *" not in text:
         return text
     lines = text.split("\n")
@@ -181,6 +184,7 @@ def strip_colour_codes(text: str, notices: list[str]) -> str:
     """`text` without the terminal's colour and bold codes (`ESC[1;31m`), also where a log or a
     test wrote them out as text (`\\e[31m`, `\\033[0m`, `\\x1b[m`, `^[[1m`): a client or gem that
     highlights bad access types puts them in cells, and a terminal shows them as nothing."""
+    check_deadline()
     if "[" not in text or not any(mark in text for mark in _COLOUR_MARKS):
         return text
     stripped, count = _COLOUR_RE.subn("", text)
@@ -192,6 +196,7 @@ def strip_colour_codes(text: str, notices: list[str]) -> str:
 def decode_quoted_printable(text: str, notices: list[str]) -> str:
     """`text` decoded from the quoted-printable encoding of a raw mail (soft line breaks `=` at
     the end of lines of at most 76 characters, `=C2=A0`, `=3D`), when it clearly is that."""
+    check_deadline()
     if "=" not in text or not text.isascii():
         return text
     # A rule drawn with `=` (`# ====== ===`, a report's underline) ends in `=` too, and is no break.
@@ -228,6 +233,7 @@ def unescape_newlines(text: str, notices: list[str]) -> str:
     JSON log line or a program's output) back on its lines. Only strings that hold a table
     border, a `|` row, a row marker or a batch header once unescaped are touched (a batch
     JSON plan is escaped the same way and has its own reader)."""
+    check_deadline()
     if "\\n" not in text:
         return text
     lines = text.split("\n")
@@ -280,6 +286,7 @@ def _escaped_string(line: str) -> tuple[int, int] | None:
 
 def unescape_html(text: str, notices: list[str]) -> str:
     """`text` with its HTML entities decoded, when the whole paste was HTML-escaped."""
+    check_deadline()
     if "&" not in text or "<" in _WRAPPER_TAG_RE.sub("", text):
         return text
     entities = _ENTITY_RE.findall(text)
@@ -294,6 +301,7 @@ def unescape_html(text: str, notices: list[str]) -> str:
 def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
     """Lines without log prefixes, logger quotes, continuation backslashes and wrap markers;
     and the width taken off the left of each line."""
+    check_deadline()
     margins = [0] * len(lines)
     filled = [i for i, line in enumerate(lines) if line.strip()]
     if len(filled) < 2:
@@ -328,6 +336,7 @@ def _strip_comment_marks(lines: list[str], margins: list[int], notices: list[str
     """The `/*` opening and the `*/` closing a code comment kept around a paste, where they stick
     to its first or last line (`/*# id, select_type…`, `…Using where*/`); a comment that opens and
     closes on one line is part of that line's text."""
+    check_deadline()
     out = list(lines)
     changed = 0
     for i, line in enumerate(lines):
@@ -348,6 +357,7 @@ def _strip_comment_marks(lines: list[str], margins: list[int], notices: list[str
 def _strip_lost_indent(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
     """An indentation whose characters a lost encoding turned into `?` (full-width spaces, NBSPs
     saved as Latin-1): the same run of `?` before nearly every line."""
+    check_deadline()
     runs = [len(lines[i]) - len(lines[i].lstrip("?")) for i in filled]
     common = min((run for run in runs if run >= 2), default=0)
     marked = [i for i, run in zip(filled, runs, strict=True) if run >= common > 0]
@@ -366,6 +376,7 @@ def _strip_lost_indent(lines: list[str], filled: list[int], margins: list[int], 
 
 def _strip_diff_marks(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
     """The `+` a diff puts before every added line (a table in a pull request: `++---+`, `+| id`)."""
+    check_deadline()
     added = [i for i in filled if lines[i].startswith("+")]
     if len(added) < 3 or len(filled) - len(added) > max(2, 0.2 * len(filled)):
         return lines
@@ -383,6 +394,7 @@ def _strip_diff_marks(lines: list[str], filled: list[int], margins: list[int], n
 def _strip_trailing_cells(lines: list[str], filled: list[int], notices: list[str]) -> list[str]:
     """Empty cells a web page's table widget appended to every line (`… | |`): the same run of
     `|` ends nearly every line, also lines that are no table row (borders, prompts, JSON)."""
+    check_deadline()
     # A table row ends with its own `|` before the residue: the run is read off the other lines.
     runs = [m.group(0) for i in filled if not lines[i].lstrip().startswith("|") and (m := _TRAILING_CELLS_RE.search(lines[i][-40:]))]
     run = max(set(runs), key=runs.count) if runs else ""
@@ -400,6 +412,7 @@ def _strip_gutter(lines: list[str], filled: list[int], margins: list[int], notic
     """A code comment's marker (`// `, `# `, ` * `, `-- `) or a list bullet (`- `, `• `) before
     (nearly) every line: the paste was kept in source code or a list. Lines without it (`/*`, chat)
     stay as they are. `*** 1. row ***` and `-> ` carry no marker: one needs a space after it."""
+    check_deadline()
     found = [(i, m) for i in filled if (m := _GUTTER_RE.match(lines[i]))]
     markers = [m.group(2) for _, m in found]
     marker = max(set(markers), key=markers.count) if markers else ""
@@ -415,6 +428,7 @@ def _strip_gutter(lines: list[str], filled: list[int], margins: list[int], notic
 
 
 def _strip_log_prefixes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    check_deadline()
     stamped = [(i, m) for i in filled if lines[i].lstrip()[:1] not in "+|*" and (m := _TIMESTAMP_RE.match(lines[i]))]
     # Lines a terminal wrapped after the prefix was there continue without one.
     if len(stamped) < 2 or len(stamped) < 0.25 * len(filled):
@@ -444,6 +458,7 @@ def _strip_log_prefixes(lines: list[str], filled: list[int], margins: list[int],
 
 
 def _strip_logger_quotes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
+    check_deadline()
     quoted = [
         (i, m)
         for i in filled
@@ -467,6 +482,7 @@ def _is_csv(match: re.Match[str]) -> bool:
 
 def _strip_continuations(lines: list[str], filled: list[int], notices: list[str]) -> list[str]:
     """Shell continuation backslashes: (nearly) every line ends with ` \\`."""
+    check_deadline()
     ending = [i for i in filled if lines[i].rstrip(" ").endswith("\\")]
     if len(ending) < 2 or len(ending) < 0.8 * len(filled):
         return lines
@@ -483,6 +499,7 @@ def _strip_wrap_marks(lines: list[str], notices: list[str]) -> list[str]:
     """The mark a terminal or editor put in the last column of a line it wrapped: `↵` and the
     like wherever they end a line; `\\` when the lines ending with it all have one width and
     most lines of that width end with it (a batch JSON line cut inside a `\\n` has it too)."""
+    check_deadline()
     marked = [i for i, line in enumerate(lines) if line and line[-1] in _WRAP_MARKS]
     widths: dict[int, list[int]] = {}
     for i, line in enumerate(lines):
@@ -509,6 +526,7 @@ def _strip_wrap_marks(lines: list[str], notices: list[str]) -> list[str]:
 def _strip_showbreaks(lines: list[str], margins: list[int], notices: list[str]) -> list[str]:
     """The `↪ ` an editor put before each continuation of a line it soft-wrapped; the terminal
     counted it, like quoting, so its width goes to the margin."""
+    check_deadline()
     marked = [
         i for i in range(1, len(lines)) if lines[i][:1] in _SHOWBREAKS and lines[i - 1].strip() and len(lines[i]) > 1
     ]

@@ -7,7 +7,11 @@ sit at display columns, not at string indexes.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from bisect import bisect_left, bisect_right
+
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 
 # Terminal widths people use: a line exactly this wide was probably cut by the terminal.
 USUAL_TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200, 250)
@@ -23,7 +27,7 @@ def width(text: str) -> int:
     """Columns `text` takes on a terminal."""
     if text.isascii():
         return len(text)
-    return sum(_char_width(c) for c in text)
+    return len(text) + sum(_char_width(c) - 1 for c in _NON_ASCII_RE.findall(text))
 
 
 def screen_width(text: str) -> int:
@@ -34,19 +38,40 @@ def screen_width(text: str) -> int:
     return sum(0 if unicodedata.combining(c) else _char_width(c) for c in text)
 
 
-def column_starts(text: str) -> list[int]:
-    """For each display column of `text`, the index of the character that starts there, or -1.
+class Columns:
+    """The display columns of `text`: its width, and which character starts at a column.
 
-    A wide character covers two columns; its second column maps to -1.
+    Only the wide characters are looked at (between them columns follow the string's indexes),
+    so a long line with few of them costs about what an ASCII line does.
     """
-    if text.isascii():
-        return list(range(len(text)))
-    starts: list[int] = []
-    for index, char in enumerate(text):
-        starts.append(index)
-        if _char_width(char) == 2:
-            starts.append(-1)
-    return starts
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        # The indexes of the wide characters, and the columns they start at.
+        wide = [] if text.isascii() else [m.start() for m in _NON_ASCII_RE.finditer(text) if _char_width(m[0]) == 2]
+        self._wide = wide
+        self._wide_columns = [index + n for n, index in enumerate(self._wide)]
+        self.width = len(text) + len(self._wide)
+
+    def index(self, column: int) -> int:
+        """The index of the character that starts at `column` (below `width`), or -1 in the second
+        column of a wide character."""
+        n = bisect_right(self._wide_columns, column)  # wide characters starting at or before `column`
+        if not n:
+            return column
+        last = self._wide_columns[n - 1]
+        if last == column - 1:
+            return -1
+        return column - n + 1 if last == column else column - n
+
+    def char(self, column: int) -> str | None:
+        """The character that starts at `column` (below `width`); None in the second column of a wide one."""
+        index = self.index(column)
+        return self.text[index] if index >= 0 else None
+
+    def column(self, index: int) -> int:
+        """The column the character at `index` starts at."""
+        return index + bisect_left(self._wide, index)
 
 
 def cut(text: str, columns: int) -> tuple[str, str]:

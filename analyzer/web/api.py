@@ -24,6 +24,12 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "too_large"
 
 
+class TooComplex(exceptions.APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = "The paste is too complex to read."
+    default_code = "too_complex"
+
+
 def too_large_error() -> PayloadTooLarge:
     return PayloadTooLarge(f"The paste is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.")
 
@@ -126,12 +132,16 @@ def read_explain(request: Request) -> tuple[str, str | None]:
 
 
 def analyze_or_error(text: str, query: str | None):
-    """Run the analyzer, turning `ParseError` into the API's 400 or 413."""
+    """Run the analyzer, turning `ParseError` into the API's 400, 413 or 422 (too complex to read in time)."""
     try:
-        return analyze(text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES)
+        return analyze(
+            text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES, deadline_ms=settings.EXPLAIN_DEADLINE_MS
+        )
     except ParseError as exc:
         if exc.too_large:
             raise too_large_error() from exc
+        if exc.too_complex:
+            raise TooComplex(exc.message) from exc
         raise exceptions.ParseError(exc.message) from exc
 
 
@@ -142,7 +152,7 @@ class AnalyzeView(APIView):
     @extend_schema(
         summary="Analyze an EXPLAIN paste (nothing is saved)",
         request={"text/plain": str, "application/json": AnalyzeInput},
-        responses={200: AnalysisOutput, 400: dict, 413: dict, 415: dict},
+        responses={200: AnalysisOutput, 400: dict, 413: dict, 415: dict, 422: dict},
         examples=[OpenApiExample("JSON body", value={"explain": "+----+ …", "query": "SELECT …"}, request_only=True)],
     )
     def post(self, request: Request) -> Response:

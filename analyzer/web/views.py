@@ -27,6 +27,14 @@ def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+def error_status(exc: ParseError) -> int:
+    """The status code of a paste the analyzer refused: 413 over the size limit, 422 too complex to
+    read within the time budget, 400 otherwise (no EXPLAIN in it)."""
+    if exc.too_large:
+        return 413
+    return 422 if exc.too_complex else 400
+
+
 def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
     """The template context for a paste, and the status code a full page answers with:
     `analysis` (the API dict), or `error` (and `error_line` when the parser knows it)."""
@@ -35,11 +43,16 @@ def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
         context["error"] = EMPTY_PASTE
         return context, 400
     try:
-        result = analyze(explain, query=query or None, max_bytes=settings.EXPLAIN_MAX_BYTES)
+        result = analyze(
+            explain,
+            query=query or None,
+            max_bytes=settings.EXPLAIN_MAX_BYTES,
+            deadline_ms=settings.EXPLAIN_DEADLINE_MS,
+        )
     except ParseError as exc:
         context["error"] = exc.message
         context["error_line"] = exc.line
-        return context, 413 if exc.too_large else 400
+        return context, error_status(exc)
     context["analysis"] = result.to_dict()
     return context, 200
 
@@ -48,7 +61,8 @@ def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
 def preview(request: HttpRequest) -> HttpResponse:
     """Analyze without saving. htmx posts get the `result` partial (always 200, errors shown
     inside it, so the live preview swaps them in); plain posts get the whole page, with 400
-    for a paste that holds no EXPLAIN and 413 for one over the size limit."""
+    for a paste that holds no EXPLAIN, 413 for one over the size limit and 422 for one too complex
+    to read in time."""
     form = AnalyzeForm(request.POST if request.method == "POST" else None)
     htmx = is_htmx(request)
     context: dict = {"form": form, "analysis": None, "raw_explain": "", "error": None, "htmx": htmx}
@@ -82,7 +96,7 @@ def svg_download(svg: str | None, filename: str) -> HttpResponse:
 def profile_svg(request: HttpRequest) -> HttpResponse:
     """The time profile of the posted paste as an SVG file: the preview's "Download SVG", which
     posts the paste again since nothing is saved. CSRF-exempt on purpose: it only reads what it is
-    sent and answers with a file. 400 or 413 for a paste that cannot be read, 404 without timings."""
+    sent and answers with a file. 400, 413 or 422 for a paste that cannot be read, 404 without timings."""
     form = AnalyzeForm(request.POST)
     data = form.cleaned_data if form.is_valid() else {}
     context, status = analysis_context(data.get("explain") or "", data.get("query"))

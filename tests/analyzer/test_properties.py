@@ -2,15 +2,21 @@
 
 Random text and real pastes mutated at random (characters and lines deleted, duplicated,
 inserted, lines cut short) must never raise anything else, and never take long: the
-generous hypothesis deadline catches super-linear behaviour on the larger inputs.
+generous hypothesis deadline catches super-linear behaviour on the larger inputs. Pastes built
+to be slow (a head, then a few lines repeated) are read or refused, and twice as many copies
+of their lines cost at most about twice the work, counted in function calls (the same on every
+run, unlike a clock on a shared machine); those that once took minutes are read well within the
+time budget of `analyzer.deadline`.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -155,3 +161,85 @@ def test_large_repeated_pastes_stay_fast(paste, copies):
 def test_long_runs_of_one_token(token, count):
     text = token * count
     check(text, max_bytes=len(text.encode()) + 1)
+
+
+# Pastes built to be slow: a head (a table's start, a boxed JSON cell, a long `|` line), then a
+# unit of a few lines repeated. The readers once took time growing with the square of such pastes
+# (headers glued onto every later line, each line starting a table that read all the others).
+HEADS = [
+    "",
+    mangle.box(CLASSIC, ROWID_FILTER_ROWS),
+    "| id | select_type | table | type | possible_keys | key | key_len | ref | rows | Extra |\n",
+    "| EXPLAIN |\n+-x-+\n| {\n",
+    "| EXPLAIN |\n+-\u00e9-+\n| {\n",
+    "|" + "." * 300 + "\n",
+    "id\tselect_type\ttable\ttype\n",
+]
+PIECES = st.sampled_from(
+    ["|", "| ", " |", "+", "-", "+-", "a", "x ", "1", "é", "表", "\U0001f600", "{", '"k": 1,', "\t", " ", "->", "*", "> "]
+)
+UNITS = st.lists(st.lists(PIECES, min_size=1, max_size=5).map("".join), min_size=1, max_size=3).map(
+    lambda lines: "\n".join(lines) + "\n"
+)
+GROWTH = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def paste_of(head: str, unit: str, copies: int) -> str:
+    return head + unit * copies
+
+
+def calls(text: str) -> int:
+    """The function calls (Python and built-in) `parse(text)` makes: the work it does, counted
+    the same on every run whatever the machine's load."""
+    count = 0
+
+    def profiler(frame, event, arg):
+        nonlocal count
+        count += event in ("call", "c_call")
+
+    sys.setprofile(profiler)
+    try:
+        parse(text, deadline_ms=None)
+    except ParseError:
+        pass
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@GROWTH
+@given(st.sampled_from(HEADS), UNITS, st.integers(1, 3000))
+def test_generated_slow_shapes_are_read_or_refused(head, unit, copies):
+    check(paste_of(head, unit, copies))
+
+
+@GROWTH
+@given(st.sampled_from(HEADS), UNITS)
+def test_twice_the_paste_is_at_most_about_twice_the_work(head, unit):
+    # About 6 KB, then 12 KB: past the sizes where work bounded by a constant (a header of at most
+    # `MAX_COLUMNS` separators, the unwrapping budget of a paste) still grows with the paste.
+    copies = max(50, 6000 // len(unit))
+    calls(paste_of(head, unit, 2 * copies))  # fills the caches (patterns compiled on first use, the glossary)
+    once, twice = calls(paste_of(head, unit, copies)), calls(paste_of(head, unit, 2 * copies))
+    assert twice <= 2.5 * once + 2000, (once, twice, head[:40], unit)
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        paste_of("| EXPLAIN |\n+-\u00e9-+\n| {\n", '  "k": 1,\n', 6_000) + "} |\n",
+        paste_of("| EXPLAIN |\n+-x-+\n| {\n", '  "k": 1,\n', 6_000) + "} |\n",
+        "|" + "." * 30_000 + "\n" + "x\n" * 15_000,
+        paste_of("", "|a\n x\n" * 100 + "\n", 50),
+        paste_of("", "|a\n", 20_000),
+        paste_of("", "+-\n", 20_000),
+        paste_of("| EXPLAIN |\n+-x-+\n| {\n", '["select_type"]=>\n', 3_000),
+    ],
+    ids=["json-lines-e-border", "json-lines-x-border", "long-line", "open-headers", "pipes", "borders", "var-dump"],
+)
+def test_pastes_that_were_slow_are_read_well_within_the_deadline(paste):
+    # About 60 KB each: seconds to minutes before the readers were made linear, a small part of the budget now.
+    try:
+        parse(paste)
+    except ParseError as exc:
+        assert not exc.too_complex

@@ -10,7 +10,7 @@ import pytest
 
 ENGINE = Path(__file__).resolve().parents[2] / "analyzer"
 WEB_ONLY = ("django", "rest_framework", "drf_spectacular")
-# Which rooms each room may import from (besides itself and the shared `wording`, `model`): only
+# Which rooms each room may import from (besides itself and the shared `wording`, `model`, `deadline`): only
 # those before it in the pipeline, never one after it.
 ALLOWED = {
     "repair": set(),

@@ -106,6 +106,14 @@ def test_too_large_is_413_and_nothing_saved(client, settings, paste):
     assert not Explain.objects.exists()
 
 
+def test_too_complex_is_422_and_nothing_saved(client, settings, paste):
+    settings.EXPLAIN_DEADLINE_MS = 0
+    response = client.post("/api/v1/explains/", paste, content_type="text/plain")
+    assert response.status_code == 422
+    assert response.json()["error"] == "This paste is too complex to read within 0 ms."
+    assert not Explain.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("params", "names"),
     [

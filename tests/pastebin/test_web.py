@@ -77,6 +77,14 @@ def test_too_large_form_is_413(client, settings):
     assert not Explain.objects.exists()
 
 
+def test_too_complex_form_is_422(client, settings):
+    settings.EXPLAIN_DEADLINE_MS = 0
+    response = client.post("/", {"explain": explain_table(), "expires": "1d", "visibility": "unlisted"})
+    assert response.status_code == 422
+    assert "too complex to read" in response.content.decode()
+    assert not Explain.objects.exists()
+
+
 def test_form_requires_csrf():
     client = Client(enforce_csrf_checks=True)
     response = client.post("/", {"explain": explain_table(), "expires": "1d", "visibility": "unlisted"})

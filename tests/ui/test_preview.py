@@ -105,6 +105,16 @@ def test_too_large_paste(client, settings, htmx_headers):
     assert "2000" in parse(partial.content).find_all(role="alert")[0].text
 
 
+def test_too_complex_paste(client, settings, htmx_headers):
+    settings.EXPLAIN_DEADLINE_MS = 0
+    paste = read_fixture("analyze_table.txt")
+    assert client.post("/preview/", {"explain": paste}).status_code == 422
+    partial = client.post("/preview/", {"explain": paste}, headers=htmx_headers)
+    assert partial.status_code == 200
+    assert "too complex to read within 0 ms" in parse(partial.content).find_all(role="alert")[0].text
+    assert client.post("/preview/profile.svg", {"explain": paste}).status_code == 422
+
+
 def test_post_needs_the_csrf_token():
     client = Client(enforce_csrf_checks=True)
     response = client.post("/preview/", {"explain": read_fixture("analyze_table.txt")})

@@ -223,3 +223,11 @@ def test_a_value_cut_inside_an_item_is_flagged(text):
     assert plan.truncated and plan.affected_rows == [0]
     assert plan.rows[0]["extra"].endswith("…")
     assert any("look truncated" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("text", ["1|SIMPLE\n", "|1|SIMPLE|relation_tuple|ALL|ix_relation_tup\n"])
+def test_a_row_start_without_spaces_or_enough_pipes_is_refused(text):
+    # Fewer than nine `|` signs and no spaces: the line starts like a row but cannot be split.
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    assert info.value.__cause__ is None

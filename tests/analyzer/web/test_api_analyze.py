@@ -86,6 +86,13 @@ def test_too_large_json_is_413(client, settings):
     assert response.status_code == 413
 
 
+def test_too_complex_is_422(client, settings):
+    settings.EXPLAIN_DEADLINE_MS = 0  # no time at all: every paste is too complex to read in time
+    response = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain")
+    assert response.status_code == 422
+    assert response.json()["error"] == "This paste is too complex to read within 0 ms."
+
+
 def test_other_content_type_is_415(client):
     response = client.post("/api/v1/analyze/", {"explain": CLEAN})  # multipart form
     assert response.status_code == 415
