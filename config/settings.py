@@ -99,7 +99,7 @@ DB_SEARCH_TIMEOUT_MS = env_int("DB_SEARCH_TIMEOUT_MS", 3_000)  # one search stat
 # PostgreSQL connections come from a pool of at most DB_POOL_SIZE per worker process, fewer than its
 # threads (0: no pool, a persistent connection per thread).
 DB_POOL_SIZE = env_int("DB_POOL_SIZE", 10)
-DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 3)  # seconds to wait for a free pooled connection
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 5)  # seconds to wait for a free pooled connection
 # Under `make serve`, the threads of each worker process that run requests (a request waiting on
 # the database holds one; more threads than pooled connections keep pages that need no database
 # answering while the database hangs).
@@ -124,9 +124,10 @@ def database(url: str) -> dict:
             "min_size": min(2, DB_POOL_SIZE),
             "max_size": DB_POOL_SIZE,
             "timeout": DB_POOL_TIMEOUT,
-            # Retry a refused connection for this long, then start again at the next request:
-            # the pool reconnects within about two seconds of the database coming back.
-            "reconnect_timeout": DB_POOL_TIMEOUT,
+            # Retry a refused connection for a second, then start again at the next request: the
+            # pool reconnects about a second after the database comes back, well within the time
+            # a request waits for a connection.
+            "reconnect_timeout": 1,
         }
     return entry
 

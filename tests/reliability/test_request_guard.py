@@ -5,9 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from config.request_guard import RequestGuard
 from config.unavailable import FailureLog
+
+
+def _run(coroutine):
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop
+    running in the main thread."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def _scope(path: str = "/api/v1/analyze", headers: list[tuple[bytes, bytes]] | None = None) -> dict:
@@ -45,7 +53,7 @@ def test_a_chunked_body_reaches_the_app_whole_with_its_length():
     seen: list = []
     guard = RequestGuard(_echo_app(seen), max_body_bytes=100, answer_within=5)
     scope = _scope(headers=[(b"transfer-encoding", b"chunked")])
-    sent = asyncio.run(_call(guard, scope, [b"abc", b"def", b""]))
+    sent = _run(_call(guard, scope, [b"abc", b"def", b""]))
     headers, body, more = seen[0]
     assert (body, more) == (b"abcdef", False)
     assert headers[b"content-length"] == b"6" and b"transfer-encoding" not in headers
@@ -55,8 +63,8 @@ def test_a_chunked_body_reaches_the_app_whole_with_its_length():
 def test_bodies_over_the_cap_are_413_declared_or_not():
     seen: list = []
     guard = RequestGuard(_echo_app(seen), max_body_bytes=5, answer_within=5)
-    declared = asyncio.run(_call(guard, _scope(headers=[(b"content-length", b"6")]), [b"abcdef"]))
-    streamed = asyncio.run(_call(guard, _scope(path="/e/x/raw/"), [b"abc", b"def"]))
+    declared = _run(_call(guard, _scope(headers=[(b"content-length", b"6")]), [b"abcdef"]))
+    streamed = _run(_call(guard, _scope(path="/e/x/raw/"), [b"abc", b"def"]))
     assert seen == []
     assert declared[0]["status"] == streamed[0]["status"] == 413
     assert "limit of 5 bytes" in json.loads(declared[1]["body"])["error"]
@@ -77,7 +85,7 @@ def test_no_answer_in_time_is_a_503_and_late_output_is_dropped():
         await asyncio.sleep(0.5)  # the abandoned app finishes; its output must not reach the client
         return sent
 
-    sent = asyncio.run(run())
+    sent = _run(run())
     assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
     assert sent[0]["status"] == 503 and (b"retry-after", b"5") in sent[0]["headers"]
     assert late == ["sent"]
@@ -90,7 +98,7 @@ def test_a_started_response_is_never_cut_by_the_deadline():
         await asyncio.sleep(0.2)
         await send({"type": "http.response.body", "body": b"done"})
 
-    sent = asyncio.run(_call(RequestGuard(slow_body, max_body_bytes=10, answer_within=0.05), _scope(), [b""]))
+    sent = _run(_call(RequestGuard(slow_body, max_body_bytes=10, answer_within=0.05), _scope(), [b""]))
     assert sent[0]["status"] == 200 and sent[1]["body"] == b"done"
 
 
