@@ -155,8 +155,10 @@ def parse_table(
     if top and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
         return None, start + 1  # the rest of a first border that was only partly selected
     indent = len(first) - len(first.lstrip())
-    margins = margins or [0] * len(lines)
-    table = _Table(lines, numbers, start, margins, indent, top, int(top), wrapped or Wrapped(lines))
+    wrapped = wrapped or Wrapped(lines)
+    if not top and wrapped.too_many_separators(start, indent):
+        return None, start + 1
+    table = _Table(lines, numbers, start, margins or [0] * len(lines), indent, top, int(top), wrapped)
     found = _find_frame(table)
     if found is None or len(found[0].seps) > MAX_COLUMNS:
         return None, start + 1
@@ -543,6 +545,13 @@ class Wrapped:
             self._border = (start, end)
         return end
 
+    def too_many_separators(self, start: int, indent: int) -> bool:
+        """Whether the `|` header at `lines[start]`, without a border under it, holds more
+        separators than any EXPLAIN has columns (its pieces counted: `header_end`)."""
+        if self.border_below(start, indent) is not None:
+            return False
+        return self.count("|", start, self.header_end(start, indent)) > MAX_COLUMNS
+
     def border_below(self, start: int, indent: int) -> int | None:
         """Index of the border under a header line starting at `lines[start]` (within its wrapped
         pieces, eleven lines at most), at the same indentation; None if the table has no borders."""
@@ -598,11 +607,10 @@ def _borderless_wrapped_frame(
     trailing spaces), so the widths from the widest first piece's up are tried, and a mail wrap
     (one space dropped at each break, None): the right one lines up the header and joins the
     first rows without other gaps. When both readings fit, a usual terminal width or pieces all
-    of one width speak for the terminal. None for a header with more separators than any EXPLAIN
-    has columns, or once the paste's attempts have used up `wrapped`'s budget of lines."""
+    of one width speak for the terminal. None once the paste's attempts have used up `wrapped`'s
+    budget of lines (a header with more separators than any EXPLAIN has columns is refused before:
+    `Wrapped.too_many_separators`)."""
     end = wrapped.header_end(start, indent)
-    if wrapped.count("|", start, end) > MAX_COLUMNS:
-        return None
     if end == start + 1:
         return _borderless_frame(lines[start], indent)  # not wrapped
     if not wrapped.spend(end - start):
