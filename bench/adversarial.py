@@ -122,7 +122,7 @@ def long_piece_row(budget: int) -> str:
     """A table as wide as a long cell of non-ASCII text, whose row is cut into eight short pieces
     and that long one, and cannot be joined to the border's width: the search for the lost gaps
     tries every way of joining the short pieces, and measures the long one after each."""
-    n = budget // 10
+    n = (budget - 400) // 10
     border = "+----+" + "-" * (2 * n + 35) + "+\n"
     header = "| id | Extra" + " " * (2 * n + 29) + "|\n"
     return border + header + border + "|  1 | a\n" + "a\n" * 8 + "é" * n + " x\n" + border
