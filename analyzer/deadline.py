@@ -1,8 +1,9 @@
 """A time budget for reading one paste, so that no paste holds a worker for long.
 
-`parse()` runs the readers under `deadline(ms)`; the loops that can run long (over lines, pieces
-of a wrapped line, candidate starts of a table) call `check_deadline()`, which raises a
-`ParseError` with `too_complex` set once the budget is spent. The budget counts the CPU time of
+`analyze()` and `parse()` run the repairs, the readers and the annotations under `deadline(ms)`;
+the loops that can run long (over lines, repair passes, pieces of a wrapped line, candidate
+starts of a table, rows) call `check_deadline()`, which raises a `ParseError` with `too_complex`
+set once the budget is spent. The budget counts the CPU time of
 the thread, so a busy machine does not make a paste fail; as reading that clock costs a system
 call, a check reads the cheap wall clock and only asks for the CPU time once the wall clock says
 the budget could be spent (CPU time never runs ahead of wall time).
@@ -17,7 +18,9 @@ from contextvars import ContextVar
 
 from analyzer.model import ParseError
 
-DEFAULT_DEADLINE_MS = 1500
+# Three times what reading a paste of the size limit (1 MiB) should take on a small server: a
+# busy machine, whose CPU time stretches as its cores are shared, does not refuse a big real paste.
+DEFAULT_DEADLINE_MS = 3000
 
 
 class _Budget:

@@ -118,6 +118,16 @@ def boxed_json(budget: int, mark: str = "-") -> str:
     return head + "| " + document + " |\n" + border
 
 
+def long_piece_row(budget: int) -> str:
+    """A table as wide as a long cell of non-ASCII text, whose row is cut into eight short pieces
+    and that long one, and cannot be joined to the border's width: the search for the lost gaps
+    tries every way of joining the short pieces, and measures the long one after each."""
+    n = (budget - 400) // 10
+    border = "+----+" + "-" * (2 * n + 35) + "+\n"
+    header = "| id | Extra" + " " * (2 * n + 29) + "|\n"
+    return border + header + border + "|  1 | a\n" + "a\n" * 8 + "é" * n + " x\n" + border
+
+
 def scaled_cases() -> dict[str, Callable[[int], str]]:
     """Name -> builder of a paste of about `budget` bytes, for the shapes once found to take time
     growing with the square of their size (timed at several sizes by `--growth`)."""
@@ -144,6 +154,7 @@ def scaled_cases() -> dict[str, Callable[[int], str]]:
         "wide CJK row wrapped at 80 (one row of 1 MiB)": lambda b: terminal_wrap(
             fill("订单 | ", b * 9 // 10, head=BORDER + HEADER + BORDER + "| 1 | ", tail=" |\n" + BORDER), 80
         ),
+        "wrapped row with a long piece of é after short ones": long_piece_row,
         "JSON plan with one line of 1 MiB of é": lambda b: fill(
             "é", b, head='{"query_block": {"select_id": 1, "table": {"table_name": "t", "attached_condition": "', tail='"}}}'
         ),

@@ -23,6 +23,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from analyzer.deadline import check_deadline
 from analyzer.model import ParseError
 from analyzer.readers.cell_shapes import starts_extra_item
 from analyzer.readers.headerless import ROW_START_RE, check_what_follows, flag_cut_values, read_headerless, starts_row
@@ -63,6 +64,7 @@ def shaped_result_sets(lines: list[str], numbers: list[int]) -> list[ResultSet]:
     for i in _starts(lines):
         if i < end:
             continue
+        check_deadline()
         result, start, end = _read_at(lines, numbers, i)
         if isinstance(result, ParseError):
             refused.append(result)
@@ -154,6 +156,7 @@ def _read_spaced(grid: _Grid) -> Read:
     if j < len(lines) and _RULE_RE.match(lines[j]):
         j += 1
     while j < len(lines) and lines[j].strip():
+        check_deadline()
         read = _read_line(grid, j)
         if isinstance(read, ParseError):
             return read, j + 1

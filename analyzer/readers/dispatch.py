@@ -238,6 +238,7 @@ def _not_explain(found: list[ResultSet], lines: list[str], numbers: list[int]) -
 
 
 def _explain_words(line: str) -> list[str]:
+    check_deadline()
     if len(line) > 4000:
         line = line[:4000]
     return list(dict.fromkeys(match.group(1) for match in _EXPLAIN_WORDS_RE.finditer(line)))

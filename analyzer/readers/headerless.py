@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from analyzer.deadline import check_deadline
 from analyzer.model import ParseError
 from analyzer.readers.cell_shapes import SELECT_TYPES, stops_inside
 from analyzer.readers.resultset import CUT, ResultSet, value
@@ -197,6 +198,7 @@ def _collect(run: _Run, first: int, started: _Start | None) -> None:
     lines = run.lines
     j = first
     while j < len(lines):
+        check_deadline()
         following = _start(lines[j + 1]) if j + 1 < len(lines) else None
         if run.separator == "|" and is_border(lines[j]):
             if j + 1 < len(lines) and lines[j + 1].strip() and not _same(run, following):

@@ -44,8 +44,8 @@ _REMARK_MARKS = ("<-", "<=", "--", "#", "//", "^", "\u2190", "\u21d0")
 # More separators than any EXPLAIN has columns: not an EXPLAIN table.
 MAX_COLUMNS = 200
 # Lines the attempts to unwrap the header of a table without borders may go over in one paste
-# (besides an eighth of its lines; see `Wrapped`).
-_UNWRAP_LINES = 10_000
+# (besides one in 64 of its lines; see `Wrapped`).
+_UNWRAP_LINES = 3_000
 # How many breaks `_search` may try for one line, and for all the lines of a paste (besides two a
 # line of the paste): a paste whose every line is a damaged row makes each search fail after
 # trying every choice it has.
@@ -155,8 +155,10 @@ def parse_table(
     if top and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
         return None, start + 1  # the rest of a first border that was only partly selected
     indent = len(first) - len(first.lstrip())
-    margins = margins or [0] * len(lines)
-    table = _Table(lines, numbers, start, margins, indent, top, int(top), wrapped or Wrapped(lines))
+    wrapped = wrapped or Wrapped(lines)
+    if not top and wrapped.refuses_header(start, indent):
+        return None, start + 1
+    table = _Table(lines, numbers, start, margins or [0] * len(lines), indent, top, int(top), wrapped)
     found = _find_frame(table)
     if found is None or len(found[0].seps) > MAX_COLUMNS:
         return None, start + 1
@@ -499,7 +501,7 @@ class Wrapped:
     A paste reads each of its borders and headers once or twice, but one whose lines start table
     after table that each end at once (junk made of `|`, `+` and `-`) would go over the same
     pieces again and again, ten widths at a time for a header: the attempts of a paste may go over
-    `_UNWRAP_LINES` lines, and an eighth of its lines, in all.
+    `_UNWRAP_LINES` lines, and one in 64 of its lines, in all.
     """
 
     def __init__(self, lines: list[str]) -> None:
@@ -508,7 +510,7 @@ class Wrapped:
         self._border = (-1, -1)  # the last border scanned
         self._counts: dict[str, list[int]] = {}  # per sign: how many the lines before each line hold
         self._stops: list[int] | None = None  # per line, the first border or empty line from it on
-        self._left = _UNWRAP_LINES + len(lines) // 8
+        self._left = _UNWRAP_LINES + len(lines) // 64
         self._steps = _SEARCH_BUDGET + 2 * len(lines)
 
     def spend(self, count: int) -> bool:
@@ -542,6 +544,15 @@ class Wrapped:
             end = _border_end(self.lines, start)
             self._border = (start, end)
         return end
+
+    def refuses_header(self, start: int, indent: int) -> bool:
+        """Whether the `|` header at `lines[start]`, without a border under it, is no table's: it
+        holds more separators than any EXPLAIN has columns (its pieces counted: `header_end`), or
+        it is wrapped and the budget of lines for unwrapping headers is spent."""
+        if self.border_below(start, indent) is not None:
+            return False
+        end = self.header_end(start, indent)
+        return self.count("|", start, end) > MAX_COLUMNS or (end > start + 1 and self._left <= 0)
 
     def border_below(self, start: int, indent: int) -> int | None:
         """Index of the border under a header line starting at `lines[start]` (within its wrapped
@@ -598,11 +609,10 @@ def _borderless_wrapped_frame(
     trailing spaces), so the widths from the widest first piece's up are tried, and a mail wrap
     (one space dropped at each break, None): the right one lines up the header and joins the
     first rows without other gaps. When both readings fit, a usual terminal width or pieces all
-    of one width speak for the terminal. None for a header with more separators than any EXPLAIN
-    has columns, or once the paste's attempts have used up `wrapped`'s budget of lines."""
+    of one width speak for the terminal. None once the paste's attempts have used up `wrapped`'s
+    budget of lines (a header with more separators than any EXPLAIN has columns is refused before:
+    `Wrapped.refuses_header`)."""
     end = wrapped.header_end(start, indent)
-    if wrapped.count("|", start, end) > MAX_COLUMNS:
-        return None
     if end == start + 1:
         return _borderless_frame(lines[start], indent)  # not wrapped
     if not wrapped.spend(end - start):

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyzer.deadline import check_deadline
 from analyzer.model import Plan
 from analyzer.wording import plural
 
@@ -306,6 +307,7 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
     cut_lengths: set[int] = set()
     previous_length = 0
     for raw in lines:
+        check_deadline()
         if _BORDER_LINE.match(raw):
             continue
         line = raw.rstrip()
@@ -367,6 +369,7 @@ def _same_plan(first: list[tuple[int, str]], other: list[tuple[int, str]]) -> bo
 
 def _parse_line(body: str) -> dict[str, Any]:
     """One node from the text after `-> `, its figures read from the end of the line."""
+    check_deadline()
     figures: dict[str, Any] = {}
     text = body.rstrip()
     for _ in range(3):

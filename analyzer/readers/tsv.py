@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from analyzer.deadline import check_deadline
 from analyzer.model import Row
 from analyzer.readers.cell_shapes import SELECT_TYPES, access_type, align_cells, cell_fit, stops_inside
 from analyzer.readers.resultset import (
@@ -190,6 +191,7 @@ def _read_rows(batch: _Batch, j: int) -> int:
     """Read the rows from `lines[j]` on into `batch.raw`; returns the index of the line after them."""
     lines = batch.lines
     while j < len(lines):
+        check_deadline()
         line = lines[j]
         if not line.strip():
             resume = _after_blank(batch, j)

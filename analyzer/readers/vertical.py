@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from analyzer.deadline import check_deadline
 from analyzer.model import Row
 from analyzer.readers.cell_shapes import stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
@@ -96,6 +97,7 @@ def _read_records(scan: _Records, j: int) -> int:
     """Read the records from `lines[j]` on; returns the index of the line after them."""
     lines = scan.lines
     while j < len(lines):
+        check_deadline()
         line = lines[j]
         if "\t" in line:
             line = expand_tabs(line)  # padding turned into tabs by an editor (`unexpand`)
