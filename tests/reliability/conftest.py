@@ -19,6 +19,6 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def site(cluster):
-    served = Site(cluster.url, REQUEST_TIMEOUT="10")
+    served = Site(cluster.url)
     yield served
     served.stop()
