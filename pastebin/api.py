@@ -197,6 +197,9 @@ def _save(request: Request, text: str, query: str | None, values: dict, attempt:
             raise _save_error(exc) from exc
         if attempt:
             attempt.remember(saved.explain, saved.delete_token)
+            # A replay reads the analysis back from the database, where PostgreSQL's jsonb orders
+            # the keys its own way: the first answer reads it back too, so both are byte for byte one.
+            saved.explain.refresh_from_db(fields=["analysis"])
     return serializers.created_data(saved.explain, saved.delete_token, request)
 
 
