@@ -2,17 +2,20 @@
 
 On PostgreSQL it is full-text search in the `simple` configuration (no stemming, so table names
 match as written), with the web-search syntax (`"two words"`, `-word`, `or`), on the stored
-`search_vector` column and its GIN index of public explains (see migration 0006). Left to itself
-the planner answers "the newest matches" either by walking the recent-public index and testing
-every row, which is quick for words in many explains and a walk through every public explain for
-words in none (or never in the same one), or from the GIN index, which reads every match: slow for
-words in a quarter of all explains. It guesses which from statistics that cannot see words that
-are each common but never together. So the search takes both ways, each bounded:
+`search_vector` column, through a GIN index of the words of public explains (see migration 0006).
 
-1. The newest `WINDOW` public explains are tested in order, through the recent-public index,
-   stopping at the `limit`-th match: frequent words end here.
-2. Fewer matches than that: the words are rare (or rare lately), so every match is read through the
-   GIN index (the planner may use nothing else) and the newest are kept.
+"The newest matches" can be found two ways. Walking the recent-public index and testing each
+explain costs as many explains as it takes to meet enough matches: little for frequent words, a
+walk through every public explain for words in none (or never in the same one), which is what
+the planner chose for words each common but never together. The GIN index reads every match:
+little for rare words, much for words in a quarter of all explains. So the search picks:
+
+1. The planner's estimate of the matches, from the index's statistics of public explains' words:
+   at most `GIN_FIRST`, and the GIN index gives them all (the planner may use nothing else), the
+   newest first.
+2. More: the newest `WINDOW` public explains are tested in order, through the recent-public
+   index, stopping at the `limit`-th match; with fewer matches than that among them (the estimate
+   was too high), the GIN index gives them all after all.
 
 Elsewhere (SQLite) every word must be a case-insensitive substring of `search_text`.
 """
@@ -29,16 +32,11 @@ from pastebin import clock
 from pastebin.models import Explain
 
 NEWEST = ("-created_at", "-slug")
-WINDOW = 5_000
-
-
-def full_text_match(text: str) -> RawSQL:
-    """PostgreSQL: the explain's stored words match the web-search style query `text`."""
-    return RawSQL(
-        '"pastebin_explain"."search_vector" @@ websearch_to_tsquery(\'simple\', %s)',
-        (text,),
-        output_field=BooleanField(),
-    )
+GIN_FIRST = 5_000
+WINDOW = 20_000
+# The indexed expression: the words of public explains, NULL for the others.
+PUBLIC_WORDS = '(CASE WHEN "pastebin_explain"."visibility" = \'public\' THEN "pastebin_explain"."search_vector" END)'
+MATCH = f"{PUBLIC_WORDS} @@ websearch_to_tsquery('simple', %s)"
 
 
 def search_public(text: str, limit: int) -> list[Explain]:
@@ -55,14 +53,21 @@ def search_public(text: str, limit: int) -> list[Explain]:
 def newest_matches(text: str, limit: int, now: datetime) -> list[str]:
     """PostgreSQL: the slugs of the newest `limit` public explains live at `now` matching `text`."""
     with connection.cursor() as cursor:
-        found = _from_recent(cursor, text, now, limit)
-        if len(found) < limit:
-            found = [slug for (slug,) in bitmap_scans_only(cursor, gin_matches(text, now, limit))]
-    return found
+        if estimated_matches(cursor, text) > GIN_FIRST:
+            found = _from_recent(cursor, text, now, limit)
+            if len(found) == limit:
+                return found
+        return [slug for (slug,) in bitmap_scans_only(cursor, gin_matches(text, now, limit))]
+
+
+def estimated_matches(cursor, text: str) -> float:
+    """How many public explains the planner expects to match `text`."""
+    cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT 1 FROM pastebin_explain WHERE {MATCH}", [text])
+    return cursor.fetchone()[0][0]["Plan"]["Plan Rows"]
 
 
 def _from_recent(cursor, text: str, now: datetime, limit: int) -> list[str]:
-    """Step 1: matches among the newest `WINDOW` public explains, newest first."""
+    """Matches among the newest `WINDOW` public explains, newest first."""
     vector = RawSQL('"pastebin_explain"."search_vector"', (), output_field=TextField())
     recent = Explain.objects.public(now).order_by(*NEWEST).annotate(vector=vector)
     inner, params = recent.values("slug", "created_at", "vector")[:WINDOW].query.sql_with_params()
@@ -75,8 +80,9 @@ def _from_recent(cursor, text: str, now: datetime, limit: int) -> list[str]:
 
 
 def gin_matches(text: str, now: datetime, limit: int) -> QuerySet:
-    """Step 2: the slugs of the newest `limit` of all the matches."""
-    return Explain.objects.public(now).filter(full_text_match(text)).order_by(*NEWEST).values_list("slug")[:limit]
+    """The slugs of the newest `limit` of all the live matches."""
+    match = RawSQL(MATCH, (text,), output_field=BooleanField())
+    return Explain.objects.public(now).filter(match).order_by(*NEWEST).values_list("slug")[:limit]
 
 
 def bitmap_scans_only(cursor, queryset: QuerySet, explain: bool = False) -> list[tuple]:

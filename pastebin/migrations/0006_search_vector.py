@@ -5,8 +5,8 @@ Safe on a big table, so the migration is not atomic: the column is added nullabl
 a trigger fills it on every insert and on every update of `search_text` from then on (whatever
 writes the row: the site, a bulk update, raw SQL), the rows stored before are filled in batches
 of their own transactions, and the GIN index is built CONCURRENTLY, without blocking writes;
-the expression index it replaces goes last. The index holds public explains only: nothing else
-is searched. Nothing happens on SQLite, which searches
+the expression index it replaces goes last. The index holds the words of public explains only:
+nothing else is searched. Nothing happens on SQLite, which searches
 `search_text` by substring. The column is not a model field, so loading an explain never reads it.
 """
 
@@ -27,11 +27,12 @@ FILL_BATCH = (
     "UPDATE pastebin_explain SET search_vector = to_tsvector('simple', search_text) "
     "WHERE slug > %s AND slug <= %s AND search_vector IS NULL"
 )
-# Only public explains are searched, so only they are indexed: a match read from the index is a
-# public explain, and the index is half the size.
+# Only public explains are searched, so the index holds the words of public explains only (NULL
+# for the others): a match read from it is a public explain, and ANALYZE keeps statistics of the
+# words of public explains, from which the search tells rare words from frequent ones.
 CREATE_INDEX = (
-    "CREATE INDEX CONCURRENTLY IF NOT EXISTS pastebin_explain_search_vector "
-    "ON pastebin_explain USING gin (search_vector) WHERE visibility = 'public'"
+    "CREATE INDEX CONCURRENTLY IF NOT EXISTS pastebin_explain_search_vector ON pastebin_explain "
+    "USING gin ((CASE WHEN visibility = 'public' THEN search_vector END))"
 )
 DROP_INDEX = "DROP INDEX CONCURRENTLY IF EXISTS pastebin_explain_search_vector"
 # A CONCURRENTLY build that failed (or was interrupted) leaves an invalid index, which IF NOT

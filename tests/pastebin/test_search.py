@@ -103,16 +103,29 @@ def numbered(create):
 
 
 @postgres
-@pytest.mark.parametrize("window", [1000, 3])
-def test_both_steps_find_the_newest_matches(numbered, monkeypatch, window):
-    """The walk down the newest explains finds enough (window 1000), or not and the GIN index
-    gives all the matches (window 3): the same answers."""
+@pytest.mark.parametrize(("gin_first", "window"), [(10**9, 1000), (0, 1000), (0, 3)])
+def test_every_way_finds_the_newest_matches(numbered, monkeypatch, gin_first, window):
+    """From the GIN index (few matches expected), from the newest explains (many expected, and
+    found), or from the GIN index after all (many expected, too few found): the same answers."""
+    monkeypatch.setattr(search, "GIN_FIRST", gin_first)
     monkeypatch.setattr(search, "WINDOW", window)
     assert titles("payroll", 3) == ["payroll monthly 7", "payroll 6", "payroll monthly 5"]
     assert titles("monthly", 3) == ["payroll monthly 7", "payroll monthly 5", "payroll monthly 3"]
     assert titles("payroll", 50)[-1] == "payroll 0"
     assert titles("monthly payroll", 50) == [f"payroll monthly {n}" for n in (7, 5, 3, 1)]
     assert titles("weekly", 3) == []
+
+
+@postgres
+def test_the_estimate_tells_frequent_words_from_rare_ones(create):
+    """The planner's estimate comes from the statistics of public explains' words only."""
+    for n in range(40):
+        create(title=f"common {n}", visibility="public")
+        create(title=f"hidden common internal {n}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE pastebin_explain")
+        assert search.estimated_matches(cursor, "common") > 30
+        assert search.estimated_matches(cursor, "internal") < 5
 
 
 @postgres
