@@ -30,6 +30,15 @@ class ExplainQuerySet(models.QuerySet):
         return self.filter(expires_at__lte=now or clock.now())
 
 
+def search_text(title: str, query: str, analysis: object) -> str:
+    """What search looks in: the title, the query and the plan's table names, one per line."""
+    tables = analysis.get("tables") or [] if isinstance(analysis, dict) else []
+    if not tables and isinstance(analysis, dict):
+        tables = [row.get("table") for row in analysis.get("rows") or [] if isinstance(row, dict)]
+    names = " ".join(sorted({str(t) for t in tables if t}))
+    return "\n".join(part for part in (title, query, names) if part)
+
+
 class Explain(models.Model):
     # The random slug is the primary key, so no sequential id shows up anywhere, not even in the admin.
     slug = models.CharField(max_length=32, primary_key=True)
@@ -39,7 +48,9 @@ class Explain(models.Model):
     query = models.TextField(blank=True)
     analysis = models.JSONField()
     parser_version = models.CharField(max_length=32)
-    # Title, query and table names in one text column, indexed for full-text search on PostgreSQL.
+    # Title, query and table names in one text column, set by `save()`. On PostgreSQL a trigger
+    # keeps their words in the column `search_vector` (no model field: pages never read it),
+    # indexed for full-text search (see pastebin.search and migration 0006).
     search_text = models.TextField(blank=True, editable=False)
     created_at = models.DateTimeField(db_index=True)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -64,15 +75,8 @@ class Explain(models.Model):
         return reverse("pastebin:detail", args=[self.slug])
 
     def save(self, *args, **kwargs) -> None:
-        self.search_text = self.build_search_text()
+        self.search_text = search_text(self.title, self.query, self.analysis)
         super().save(*args, **kwargs)
-
-    def build_search_text(self) -> str:
-        tables = self.analysis.get("tables") or [] if isinstance(self.analysis, dict) else []
-        if not tables and isinstance(self.analysis, dict):
-            tables = [row.get("table") for row in self.analysis.get("rows") or [] if isinstance(row, dict)]
-        names = " ".join(sorted({str(t) for t in tables if t}))
-        return "\n".join(part for part in (self.title, self.query, names) if part)
 
     def is_expired(self, now: datetime | None = None) -> bool:
         return self.expires_at is not None and self.expires_at <= (now or clock.now())

@@ -13,8 +13,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.db import connection, transaction
-from django.db.models import BooleanField, Q, QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -36,6 +35,7 @@ from pastebin.forms import ExplainForm, MisreadForm, MisreadPasteForm, ReportFor
 from pastebin.misread import file_report
 from pastebin.models import AbuseReport, Explain, Visibility
 from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain
+from pastebin.search import search_public
 from pastebin.slugs import SLUG_RE
 from pastebin.throttles import CreateRateThrottle, MisreadRateThrottle, ReportRateThrottle
 from pastebin.tokens import token_matches
@@ -482,27 +482,6 @@ def recent(request: HttpRequest) -> HttpResponse:
     return render(request, "pastebin/recent.html", {"explains": page, "next_cursor": next_cursor})
 
 
-def full_text_match(text: str) -> RawSQL:
-    """PostgreSQL: `search_text` matches the web-search style query `text` (served by the GIN
-    index on `to_tsvector('simple', search_text)`; the `simple` configuration does not stem names)."""
-    return RawSQL(
-        "to_tsvector('simple', \"pastebin_explain\".\"search_text\") @@ websearch_to_tsquery('simple', %s)",
-        (text,),
-        output_field=BooleanField(),
-    )
-
-
-def search_public(text: str) -> QuerySet[Explain]:
-    """Public explains whose title, query or table names match `text`: full-text search on
-    PostgreSQL, elsewhere every word as a case-insensitive substring."""
-    explains = Explain.objects.public()
-    if connection.vendor == "postgresql":
-        return explains.filter(full_text_match(text))
-    for word in text.split():
-        explains = explains.filter(search_text__icontains=word)
-    return explains
-
-
 @contextmanager
 def statement_timeout(milliseconds: int) -> Iterator[None]:
     """On PostgreSQL, no statement in the block may run longer than `milliseconds` (it fails with
@@ -517,7 +496,6 @@ def statement_timeout(milliseconds: int) -> Iterator[None]:
 @require_safe
 def search(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("q", "").strip()[:200].replace("\x00", "")
-    found = search_public(text).defer("raw_explain").order_by("-created_at", "-slug")
     with statement_timeout(settings.DB_SEARCH_TIMEOUT_MS):
-        results = list(found[:SEARCH_LIMIT]) if text else []
+        results = search_public(text, SEARCH_LIMIT) if text else []
     return render(request, "pastebin/search.html", {"q": text, "results": results, "limit": SEARCH_LIMIT})

@@ -1,15 +1,16 @@
 """`manage.py purge_expired`: delete expired explains, leaving tombstones so their links say 410,
-and the idempotency records older than 24 hours."""
+and the idempotency records older than 24 hours. Both go in batches by key (see
+`pastebin.maintenance.purge_expired`), each batch in a transaction of its own."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
-from django.db import transaction
 
 from pastebin import clock, idempotency
-from pastebin.models import DeletedSlug, Explain, IdempotencyRecord
+from pastebin.maintenance import delete_records, purge_expired
+from pastebin.models import Explain, IdempotencyRecord
 
-BATCH = 500
+BATCH = 2000
 
 
 class Command(BaseCommand):
@@ -20,8 +21,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--dry-run", action="store_true", help="Only count what would be deleted.")
+        parser.add_argument(
+            "--batch-size", type=int, default=BATCH, help=f"Explains deleted per transaction (default {BATCH})."
+        )
 
-    def handle(self, *args, dry_run: bool = False, **options) -> None:
+    def handle(self, *args, dry_run: bool = False, batch_size: int = BATCH, **options) -> None:
         now = clock.now()
         expired = Explain.objects.expired(now)
         records = IdempotencyRecord.objects.filter(created_at__lte=idempotency.cutoff(now))
@@ -30,12 +34,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{records.count()} expired idempotency record(s) would be deleted.")
             return
         total = 0
-        while slugs := list(expired.order_by("expires_at").values_list("slug", flat=True)[:BATCH]):
-            with transaction.atomic():
-                DeletedSlug.objects.bulk_create(
-                    [DeletedSlug(slug=slug, deleted_at=now, reason="expired") for slug in slugs], ignore_conflicts=True
-                )
-                Explain.objects.filter(slug__in=slugs).delete()
-            total += len(slugs)
+        while deleted := purge_expired(now, batch_size):
+            total += deleted
         self.stdout.write(f"Deleted {total} expired explain(s).")
-        self.stdout.write(f"Deleted {records.delete()[0]} expired idempotency record(s).")
+        self.stdout.write(f"Deleted {delete_records(records, batch_size)} expired idempotency record(s).")

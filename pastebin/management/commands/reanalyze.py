@@ -2,38 +2,66 @@
 
 from __future__ import annotations
 
+import multiprocessing
+from collections import deque
+from collections.abc import Iterator
+from multiprocessing.pool import AsyncResult
+
 from django.core.management.base import BaseCommand
+from django.db import connections
 
 import analyzer
+from pastebin.maintenance import Outcome, reanalyze, slug_batches
 from pastebin.models import Explain
-from pastebin.saving import SaveError, run_analysis
+
+BATCH = 500
 
 
 class Command(BaseCommand):
-    help = "Re-run the analysis of stored explains made by another parser version (or all, with --all)."
+    help = (
+        "Re-run the analysis of stored explains made by another parser version (or all, with --all), "
+        "storing only what changed."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--all", action="store_true", help="Also those already analyzed by this version.")
+        parser.add_argument("--jobs", type=int, default=1, help="Processes analyzing in parallel (default 1).")
+        parser.add_argument("--batch-size", type=int, default=BATCH, help=f"Explains per batch (default {BATCH}).")
         parser.add_argument("slugs", nargs="*", help="Only these explains.")
 
-    def handle(self, *args, all: bool = False, slugs: list[str] | None = None, **options) -> None:
+    def handle(self, *args, all: bool = False, jobs: int = 1, batch_size: int = BATCH, slugs=None, **options) -> None:
         explains = Explain.objects.all()
         if slugs:
             explains = explains.filter(slug__in=slugs)
         if not all:
             explains = explains.exclude(parser_version=analyzer.PARSER_VERSION)
-        updated = failed = 0
-        for explain in explains.iterator(chunk_size=200):
-            try:
-                analysis = run_analysis(explain.raw_explain, explain.query or None)
-            except SaveError as exc:
-                failed += 1
-                self.stderr.write(f"{explain.slug}: kept the old analysis: {exc.message}")
-                continue
-            explain.analysis = analysis.to_dict()
-            explain.parser_version = analyzer.PARSER_VERSION
-            explain.save(update_fields=["analysis", "parser_version", "search_text"])
-            updated += 1
+        total = Outcome()
+        for outcome in self.outcomes(slug_batches(explains, batch_size), jobs):
+            for failure in outcome.failures:
+                self.stderr.write(failure)
+            total.add(outcome)
         self.stdout.write(
-            f"Re-analyzed {updated} explain(s) with parser version {analyzer.PARSER_VERSION}; {failed} failed."
+            f"Re-analyzed {total.analyzed} explain(s) with parser version {analyzer.PARSER_VERSION}: "
+            f"{total.changed} changed, {len(total.failures)} failed; analysis: {total.analysis_seconds:.1f} s of CPU."
         )
+
+    @staticmethod
+    def outcomes(batches: Iterator[list[str]], jobs: int) -> Iterator[Outcome]:
+        """Each batch's outcome, from this process or from `jobs` forked ones, which open database
+        connections of their own (this process's are closed first). This process reads the
+        batches and keeps each process two ahead."""
+        if jobs <= 1:
+            yield from map(reanalyze, batches)
+            return
+        for connection in connections.all(initialized_only=True):
+            connection.close()
+            if hasattr(connection, "close_pool"):  # PostgreSQL: a pool's sockets must not be shared either
+                connection.close_pool()
+        pending: deque[AsyncResult] = deque()
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for batch in batches:
+                pending.append(pool.apply_async(reanalyze, (batch,)))
+                if len(pending) >= 2 * jobs:
+                    yield pending.popleft().get()
+            while pending:
+                yield pending.popleft().get()

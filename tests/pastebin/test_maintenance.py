@@ -1,0 +1,164 @@
+"""Maintenance at scale: `purge_expired` in batches with what points at the explains it deletes,
+`reanalyze` writing only what changed (and in parallel processes), and the migrations that add
+the stored search vector and drop the duplicate indexes."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import UTC, datetime, timedelta
+from unittest import mock
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+import analyzer
+from pastebin import maintenance
+from pastebin.misread import file_report
+from pastebin.models import AbuseReport, DeletedSlug, Explain, IdempotencyRecord, MisreadReport
+from pastebin.search import search_public
+from tests.pastebin.factories import explain_table
+
+pytestmark = pytest.mark.django_db
+START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def at(moment: datetime):
+    return mock.patch("pastebin.clock.now", return_value=moment)
+
+
+def create_keyed(client, paste: str, key: str, **params) -> str:
+    """Save through the API with an Idempotency-Key (so an idempotency record points at it)."""
+    response = client.post(
+        "/api/v1/explains/",
+        paste,
+        content_type="text/plain",
+        query_params=params,
+        HTTP_ACCEPT="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["slug"]
+
+
+@pytest.fixture
+def expired_web(client, create):
+    """Five explains expiring after an hour, one of them reported, marked misread and saved with
+    an Idempotency-Key; one improving on another; and two live explains improving on expired ones."""
+    with at(START):
+        first = create_keyed(client, explain_table(table="first"), "key-first", expires="1h")
+        others = [create(explain_table(table=f"t{n}"), expires="1h")["slug"] for n in range(3)]
+        chained = create(expires="1h", improves_on=others[0])["slug"]
+        live = [create(expires="never", improves_on=slug)["slug"] for slug in (first, others[1])]
+        kept_record = create_keyed(client, explain_table(table="kept"), "key-kept", expires="never")
+    explain = Explain.objects.get(slug=first)
+    AbuseReport.objects.create(explain=explain, reason="spam", created_at=START)
+    file_report(explain.raw_explain, comment="read wrong", explain=explain)
+    return {"expired": [first, *others, chained], "live": [*live, kept_record], "first": first}
+
+
+def test_purge_deletes_in_batches_with_what_points_at_the_explains(expired_web, capsys):
+    batches = mock.patch(
+        "pastebin.management.commands.purge_expired.purge_expired", side_effect=maintenance.purge_expired
+    )
+    with at(START + timedelta(hours=2)), batches as batch:
+        call_command("purge_expired", "--batch-size", "2")
+    assert batch.call_count == 4  # 2 + 2 + 1 explains, then none left
+    assert set(Explain.objects.values_list("slug", flat=True)) == set(expired_web["live"])
+    assert set(DeletedSlug.objects.values_list("slug", flat=True)) == set(expired_web["expired"])
+    assert not AbuseReport.objects.exists()
+    assert list(IdempotencyRecord.objects.values_list("explain_id", flat=True)) == [expired_web["live"][-1]]
+    report = MisreadReport.objects.get()
+    assert report.explain_id is None and report.comment == "read wrong" and report.text
+    assert not Explain.objects.filter(improves_on__isnull=False).exists()
+    assert "Deleted 5 expired explain(s)." in capsys.readouterr().out
+
+
+def test_purge_keeps_links_between_live_explains(create):
+    with at(START):
+        before = create(expires="never")["slug"]
+        after = create(expires="never", improves_on=before)["slug"]
+        create(expires="1h")
+    with at(START + timedelta(hours=2)):
+        call_command("purge_expired")
+    assert Explain.objects.get(slug=after).improves_on_id == before
+
+
+def test_purge_deletes_old_idempotency_records_in_batches(client, paste):
+    with at(START):
+        for n in range(5):
+            create_keyed(client, explain_table(table=f"t{n}"), f"key-{n}", expires="never")
+    with at(START + timedelta(hours=25)):
+        assert maintenance.delete_records(IdempotencyRecord.objects.all(), 2) == 5
+    assert not IdempotencyRecord.objects.exists()
+    assert Explain.objects.count() == 5
+
+
+@pytest.fixture
+def three(create):
+    """Three explains: one analyzed by an old parser, one whose stored analysis went stale, one current."""
+    old, stale, current = (create(explain_table(table=name))["slug"] for name in ("old_one", "stale", "current"))
+    Explain.objects.filter(slug=old).update(parser_version="0")
+    stored = Explain.objects.get(slug=stale).analysis
+    Explain.objects.filter(slug=stale).update(analysis={**stored, "tables": ["gone"]}, search_text="gone")
+    return old, stale, current
+
+
+def test_reanalyze_writes_only_the_changed_fields_of_the_changed_explains(three, capsys):
+    old, stale, current = three
+    real = maintenance._update
+    with mock.patch.object(maintenance, "_update", side_effect=real) as update:
+        call_command("reanalyze", "--all", "--batch-size", "2")
+    written = sorted((fields, explain.slug) for (fields, explains), _ in update.call_args_list for explain in explains)
+    assert written == sorted([(("parser_version",), old), (("analysis", "search_text"), stale)])
+    assert Explain.objects.get(slug=stale).analysis["tables"] == ["stale"]
+    assert Explain.objects.get(slug=stale).search_text == "stale"
+    assert set(Explain.objects.values_list("parser_version", flat=True)) == {analyzer.PARSER_VERSION}
+    out = capsys.readouterr().out
+    assert "Re-analyzed 3 explain(s)" in out and "2 changed, 0 failed" in out
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_reanalyze_in_parallel_processes(create, capsys):
+    slugs = [create(explain_table(table=f"table_{n}"))["slug"] for n in range(7)]
+    Explain.objects.update(parser_version="0", analysis={"format": "table", "rows": []})
+    call_command("reanalyze", "--jobs", "2", "--batch-size", "2")
+    assert "Re-analyzed 7 explain(s)" in capsys.readouterr().out
+    for n, slug in enumerate(slugs):
+        explain = Explain.objects.get(slug=slug)
+        assert explain.parser_version == analyzer.PARSER_VERSION
+        assert explain.analysis["tables"] == [f"table_{n}"] and explain.search_text == f"table_{n}"
+
+
+def test_only_postgresql_stores_a_search_vector(db):
+    with connection.cursor() as cursor:
+        columns = [column.name for column in connection.introspection.get_table_description(cursor, "pastebin_explain")]
+    assert ("search_vector" in columns) == (connection.vendor == "postgresql")
+
+
+@pytest.mark.postgres
+def test_the_migration_fills_the_search_vector_of_rows_stored_before_it(create):
+    migration = importlib.import_module("pastebin.migrations.0006_search_vector")
+    slugs = [
+        create(explain_table(table=f"table_{n}"), title=f"title {n}", visibility="public")["slug"] for n in range(5)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE pastebin_explain SET search_vector = NULL")
+        assert migration.fill_search_vectors(cursor, batch=2) == 5
+        cursor.execute("SELECT count(*) FROM pastebin_explain WHERE search_vector = to_tsvector('simple', search_text)")
+        assert cursor.fetchone()[0] == 5
+        assert migration.fill_search_vectors(cursor, batch=2) == 0  # nothing left to fill
+    assert sorted(explain.slug for explain in search_public("title", 50)) == sorted(slugs)
+
+
+@pytest.mark.postgres
+def test_indexes_after_the_migrations(db):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename LIKE 'pastebin%%'")
+        indexes = dict(cursor.fetchall())
+    assert not [name for name in indexes if name.endswith("_like")]
+    assert "pastebin_explain_search_gin" not in indexes
+    definition = indexes["pastebin_explain_search_vector"]
+    assert "USING gin" in definition and "THEN search_vector" in definition and "'public'" in definition
+    assert "pastebin_explain_pkey" in indexes and "pastebin_explain_improves_on_id_6ded4829" in indexes
