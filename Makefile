@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 WEB_CONCURRENCY ?= 2
 
-.PHONY: venv setup run serve test lint bench bench-http screenshots clean
+.PHONY: venv setup run serve test lint bench bench-http bench-scale screenshots clean
 
 # The venv is rebuilt only when the requirements change.
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -49,6 +49,11 @@ bench: venv
 # Requests per second of the main endpoints against a bare Django hello world (needs wrk).
 bench-http: venv
 	$(PY) bench/http_bench.py
+
+# Every page and endpoint, purge and reanalysis at 1,000 and at ROWS explains (default 1,000,000)
+# in a throwaway PostgreSQL cluster of its own (needs PostgreSQL's server binaries).
+bench-scale: venv
+	$(PY) bench/scale.py $(if $(ROWS),--rows $(ROWS))
 
 # Refresh the README's screenshots (needs Chromium).
 screenshots: venv

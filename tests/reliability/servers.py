@@ -53,8 +53,10 @@ class Cluster:
             command = ["runuser", "-u", "postgres", "--", *command]
         subprocess.run(command, check=True, capture_output=True, timeout=120)
 
-    def start(self) -> None:
-        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.home} -c fsync=off -c max_connections=100"
+    def start(self, **settings: str) -> None:
+        """Start the server; `settings` are more `-c name=value` server settings."""
+        extra = "".join(f" -c {name}={value}" for name, value in settings.items())
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.home} -c fsync=off -c max_connections=100{extra}"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.home / "server.log"), "-w", "-o", options, "start")
 
     def stop(self, mode: str = "fast") -> None:
