@@ -58,10 +58,20 @@ class Command(BaseCommand):
             if hasattr(connection, "close_pool"):  # PostgreSQL: a pool's sockets must not be shared either
                 connection.close_pool()
         pending: deque[AsyncResult] = deque()
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=_own_connection) as pool:
             for batch in batches:
                 pending.append(pool.apply_async(reanalyze, (batch,)))
                 if len(pending) >= 2 * jobs:
                     yield pending.popleft().get()
             while pending:
                 yield pending.popleft().get()
+
+
+def _own_connection() -> None:
+    """In a forked process: a plain connection of its own, opened at first use, instead of a
+    connection pool (its threads and sockets belong to the parent; a pool is no use to a worker
+    that reads and writes one batch at a time)."""
+    for connection in connections.all():
+        connection.settings_dict["OPTIONS"].pop("pool", None)
+        connection.connection = None
+    type(connections["default"]).__dict__.get("_connection_pools", {}).clear()
