@@ -1,12 +1,17 @@
 """Anonymize an explain and its query: schema, table, alias, index and column names become
-db1, t1, a1, idx1, col1 …, the same name getting the same replacement in the explain and the query.
+db1, t1, a1, idx1, col1 …, and data literals become 'str1', 'str2' … and 1, 2 …, each name and each
+value getting the same replacement in the explain and the query.
 
-Pure functions, no Django. Names are collected from the parsed analysis (the `table`, `key`,
-`possible_keys` and `ref` cells, or the JSON plan's `table_name`, `key`, `used_columns` …) and
-from the query's identifiers (keywords, functions, literals and numbers are kept). The new paste
-is then rebuilt: tabular formats as a clean ASCII table of the renamed rows (so nothing else
-from the original paste, such as a transcript's warnings, is kept), JSON as the renamed plan,
-tree output by renaming identifiers inside the original text.
+Pure functions, no Django. The query is read with sqlglot (MySQL dialect): its syntax tree says
+which identifiers are tables, databases, aliases and columns, its tokens where each name and
+literal is; a query sqlglot tokenizes but cannot parse has every word that is not a keyword, a
+function or a variable renamed. Names are also collected from the parsed analysis (the `table`,
+`key`, `possible_keys` and `ref` cells, or the JSON plan's `table_name`, `key`, `used_columns` …).
+Literals are replaced in the query and in the conditions the plan prints (a string always, a
+number where it is compared, so the plan's own figures stay); LIMIT counts are kept. The new
+paste is then rebuilt: tabular formats as a clean ASCII table of the renamed rows (so nothing
+else from the original paste, such as a transcript's warnings, is kept), JSON as the renamed
+plan, tree output by renaming inside the original text.
 """
 
 from __future__ import annotations
@@ -22,51 +27,24 @@ from analyzer.render.text import format_table
 
 PREFIXES = {"db": "db", "table": "t", "alias": "a", "index": "idx", "column": "col"}
 
-# Words kept as they are: SQL keywords a query uses as keywords, and the values EXPLAIN prints
-# in name-bearing cells without them being names.
-_KEYWORD_WORDS = """
-    accessible add all alter analyze and as asc asensitive before between bigint binary blob both by call cascade
-    case change char character check collate column condition constraint continue convert create cross current_date
-    current_time current_timestamp current_user cursor database databases day day_hour day_microsecond day_minute
-    day_second dec decimal declare default delayed delete desc describe distinct distinctrow div double drop dual each
-    else elseif enclosed escaped except exists exit explain false fetch float for force foreign from fulltext
-    generated get grant group having high_priority hour hour_microsecond hour_minute hour_second if ignore in index
-    infile inner inout insensitive insert int integer intersect interval into is iterate join key keys kill lateral
-    leading leave left like limit linear lines load localtime localtimestamp lock long loop low_priority match
-    maxvalue minute minute_microsecond minute_second mod modifies month natural not null numeric offset on optimize
-    option optionally or order out outer outfile over partition precision primary procedure purge quarter range read
-    reads real recursive references regexp release rename repeat replace require restrict return returning revoke
-    right rlike rows schema schemas second second_microsecond select sensitive separator set show signal smallint
-    spatial specific sql sql_big_result sql_calc_found_rows sql_small_result ssl starting stored straight_join table
-    terminated then tinyint to trailing trigger true undo union unique unlock unsigned update usage use using
-    utc_date utc_time utc_timestamp values varbinary varchar varying virtual week when where while window with write
-    xor year year_month zerofill
-    format json tree traditional extended partitions warnings date time datetime timestamp text signed boolean mode
-    natural language query expansion share nowait skip locked first last next only unbounded preceding following
-    rollup microsecond escape end begin commit rollback start transaction const func auto_key0
-"""
-KEYWORDS = frozenset(_KEYWORD_WORDS.split())
-
 IDENTIFIER = r"[A-Za-z_$\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*"
 WORD_RE = re.compile(rf"`(?:[^`]|``)+`|{IDENTIFIER}")
-# A query as tokens: comments, strings, quoted identifiers, words, numbers, any other character.
-QUERY_TOKEN_RE = re.compile(
-    r"""(?P<comment>--[^\n]*|\#[^\n]*|/\*.*?(?:\*/|$))
-      |(?P<string>'(?:[^'\\]|\\.|'')*'?|"(?:[^"\\]|\\.|"")*"?)
-      |(?P<quoted>`(?:[^`]|``)*`?)
-      |(?P<number>\d+(?:\.\d+)?(?:e[+-]?\d+)?\b)
-      |(?P<word>@{0,2}"""
-    + IDENTIFIER
-    + r""")
-      |(?P<space>\s+)
-      |(?P<other>.)""",
-    re.VERBOSE | re.DOTALL | re.IGNORECASE,
-)
-# After these keywords a name is a table (then maybe its alias).
-TABLE_INTRO = frozenset({"from", "join", "update", "into", "table", "straight_join"})
-# These end a FROM list, where a comma introduces another table.
-FROM_END = frozenset({"where", "on", "using", "group", "order", "having", "limit", "set", "union", "window", "values"})
+# A single-quoted string, for text the SQL tokenizer cannot read.
+QUOTED_STRING_RE = re.compile(r"'(?:[^'\\]|\\.|'')*'")
+# Values EXPLAIN prints in name-bearing cells without them being names.
 NOT_NAMES = frozenset({"primary", "const", "func", "null", ""})
+
+# Token types of sqlglot's tokenizer, by name (compared as strings so sqlglot loads only when used).
+NAME_TOKENS = frozenset({"VAR", "IDENTIFIER"})
+STRING_TOKENS = frozenset({"STRING", "NATIONAL_STRING", "HEX_STRING", "BIT_STRING", "BYTE_STRING", "RAW_STRING"})
+COMPARISONS = frozenset({"EQ", "NEQ", "GT", "GTE", "LT", "LTE", "NULLSAFE_EQ", "LIKE", "BETWEEN", "IN"})
+SIGNS = frozenset({"DASH", "PLUS"})
+VARIABLE_TOKENS = frozenset({"PARAMETER", "SESSION_PARAMETER"})
+TABLE_INTRO_TOKENS = frozenset({"FROM", "JOIN", "INTO", "UPDATE", "TABLE", "STRAIGHT_JOIN"})
+# Statements a query may start with after EXPLAIN and its options.
+STATEMENT_TOKENS = frozenset({"SELECT", "WITH", "UPDATE", "DELETE", "INSERT", "REPLACE", "TABLE", "VALUES"})
+# Number literals in these clauses are counts and positions, not data: kept.
+COUNTING_PARENTS = ("Limit", "Offset", "Fetch", "Ordered", "Group")
 
 
 class AnonymizeError(ValueError):
@@ -79,6 +57,7 @@ class Renamer:
 
     names: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    literals: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def add(self, kind: str, name: str) -> str:
         name = unquote(name)
@@ -90,6 +69,22 @@ class Renamer:
             self.counts[prefix] = self.counts.get(prefix, 0) + 1
             self.names[key] = f"{prefix}{self.counts[prefix]}"
         return self.names[key]
+
+    def literal_string(self, value: str, source: str) -> str:
+        """The placeholder of a string literal (`source` as written, quotes included): `'str1'`, …"""
+        quote = '"' if source.endswith('"') else "'"
+        return f"{quote}{self._literal('str', value)}{quote}"
+
+    def literal_number(self, value: str) -> str:
+        """The placeholder of a number literal: 1, 2, … in the order the values are first seen."""
+        return self._literal("", value)
+
+    def _literal(self, prefix: str, value: str) -> str:
+        key = (prefix, value)
+        if key not in self.literals:
+            self.counts[prefix] = self.counts.get(prefix, 0) + 1
+            self.literals[key] = f"{prefix}{self.counts[prefix]}"
+        return self.literals[key]
 
     def known(self, name: str) -> str | None:
         return self.names.get(unquote(name).lower())
@@ -132,60 +127,108 @@ def collect_ref(renamer: Renamer, ref: str) -> None:
         renamer.add("column", pieces[-1])
 
 
-def collect_query(renamer: Renamer, query: str) -> None:
-    """Find the names in a query: tables after FROM/JOIN/…, their aliases, qualified and bare columns.
+@dataclass
+class QueryText:
+    """A query read by sqlglot (MySQL dialect): its tokens, and its syntax tree when it parses."""
 
-    Two passes, so that tables and aliases are known as such before the SELECT list uses them.
+    text: str
+    tokens: list[Any]
+    tree: Any = None  # sqlglot Expression, or None when the query does not parse
+    offset: int = 0  # where the parsed statement starts in `text` (after EXPLAIN and its options)
+
+    def identifiers(self) -> list[Any]:
+        """The syntax tree's identifiers in the order they are written."""
+        from sqlglot import exp
+
+        if self.tree is None:
+            return []
+        found = list(self.tree.find_all(exp.Identifier))
+        return sorted(found, key=lambda node: node.meta.get("start", len(self.text)))
+
+    def start(self, node: Any) -> int | None:
+        start = node.meta.get("start")
+        return None if start is None else start + self.offset
+
+
+def read_query(query: str) -> QueryText:
+    """Tokenize the query and parse it from its first statement keyword (skipping `EXPLAIN …`)."""
+    import sqlglot
+    from sqlglot.dialects.mysql import MySQL
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tokens = MySQL().tokenize(query)
+    except SqlglotError as exc:
+        raise AnonymizeError(
+            f"the query could not be read as SQL ({_first_line(exc)}); correct it or leave it out"
+        ) from exc
+    read = QueryText(query, tokens)
+    first = next((t for t in tokens if t.token_type.name in STATEMENT_TOKENS), None)
+    if first is None:
+        return read
+    try:
+        tree = sqlglot.parse_one(query[first.start :], read="mysql")
+    except SqlglotError:
+        return read  # the tokens alone are used: every unknown word is taken as a name
+    if type(tree).__name__ != "Command":  # sqlglot's stand-in for statements it does not parse
+        read.tree, read.offset = tree, first.start
+    return read
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+
+
+def collect_query(renamer: Renamer, read: QueryText) -> None:
+    """Name the query's tables, their databases and aliases, then its columns.
+
+    Tables and aliases go first so that `alias.column` further on finds its alias known.
     """
-    tokens = [m for m in QUERY_TOKEN_RE.finditer(query) if m.lastgroup not in ("space", "comment")]
-    _walk_query(renamer, tokens, tables_only=True)
-    _walk_query(renamer, tokens, tables_only=False)
+    later = []
+    for ident in read.identifiers():
+        kind = _identifier_kind(ident)
+        if kind in ("table", "db", "alias"):
+            renamer.add(kind, ident.this)
+        else:
+            later.append((kind, ident.this))
+    for kind, name in later:
+        if renamer.known(name) is None:
+            renamer.add("table" if kind == "qualifier" else kind, name)
+    if read.tree is None:
+        _collect_unparsed(renamer, read.tokens)
 
 
-def _walk_query(renamer: Renamer, tokens: list[re.Match[str]], tables_only: bool) -> None:
-    in_from = False
-    expect = ""  # "table" after FROM/JOIN/a comma in FROM, "alias" after a table, "as-…" after AS
-    for i, token in enumerate(tokens):
-        kind, text = token.lastgroup, token.group(0)
-        following = tokens[i + 1].group(0) if i + 1 < len(tokens) else ""
-        lower = text.lower()
-        if kind == "word" and lower in KEYWORDS and expect != "as-alias":
-            if lower in TABLE_INTRO:
-                in_from = in_from or lower in {"from", "join", "straight_join"}
-                expect = "table"
-            elif lower == "as":
-                expect = "as-alias" if expect == "alias" else "as-column"
-            else:
-                in_from = in_from and lower not in FROM_END
-                expect = ""
+def _identifier_kind(ident: Any) -> str:
+    parent, key = type(ident.parent).__name__, ident.arg_key
+    if parent == "Table":
+        return "table" if key == "this" else "db"
+    if parent == "TableAlias":
+        return "alias"
+    if parent == "Column" and key != "this":
+        return "db" if key in ("db", "catalog") else "qualifier"
+    if "Index" in parent:
+        return "index"
+    return "column"
+
+
+def _collect_unparsed(renamer: Renamer, tokens: list[Any]) -> None:
+    """Names of a query sqlglot cannot parse: every word that is not a keyword, a function or a variable."""
+    for index, token in enumerate(tokens):
+        if not _is_name_token(tokens, index) or renamer.known(token.text) is not None:
             continue
-        if kind == "other":
-            if text == "," and in_from:
-                expect = "table"
-            elif text != ".":
-                expect = ""
-            continue
-        if kind not in ("word", "quoted") or text.startswith("@"):
-            continue
-        if following == "(" and kind == "word" and expect != "table":
-            continue  # a function call
-        if following == ".":
-            # A qualifier: the db of db.table.column or of db.table in FROM, else a table or alias.
-            after = tokens[i + 3].group(0) if i + 3 < len(tokens) else ""
-            if expect == "table" or after == ".":
-                renamer.add("db", text)
-            elif not tables_only and renamer.known(text) is None:
-                renamer.add("table", text)
-            continue
-        if expect == "table":
-            renamer.add("table", text)
-            expect = "alias"
-        elif expect in ("alias", "as-alias"):
-            renamer.add("alias", text)
-            expect = ""
-        elif not tables_only and renamer.known(text) is None:
-            renamer.add("column", text)
-            expect = ""
+        before = tokens[index - 1].token_type.name if index else ""
+        renamer.add("table" if before in TABLE_INTRO_TOKENS else "column", token.text)
+
+
+def _is_name_token(tokens: list[Any], index: int) -> bool:
+    token = tokens[index]
+    if token.token_type.name not in NAME_TOKENS:
+        return False
+    following = tokens[index + 1].token_type.name if index + 1 < len(tokens) else ""
+    if following == "L_PAREN" and token.token_type.name == "VAR":
+        return False  # a function call
+    before = [t.token_type.name for t in tokens[max(0, index - 3) : index]]
+    return not (before[-1:] and before[-1] in VARIABLE_TOKENS) and "SESSION_PARAMETER" not in before
 
 
 def collect_rows(renamer: Renamer, rows: Iterable[dict[str, Any]]) -> None:
@@ -239,21 +282,110 @@ def collect_plan(renamer: Renamer, node: Any) -> None:
             collect_plan(renamer, value)
 
 
-def rename_query(renamer: Renamer, query: str) -> str:
-    """The query with every collected name replaced; comments are renamed too, literals kept."""
-    out = []
-    for token in QUERY_TOKEN_RE.finditer(query):
-        kind, text = token.lastgroup, token.group(0)
-        if kind == "word" and not text.startswith("@"):
-            out.append(renamer.known(text) or text)
-        elif kind == "quoted":
-            new = renamer.known(text)
-            out.append(f"`{new}`" if new else text)
-        elif kind == "comment":
-            out.append(renamer.replace_words(text))
+def rename_query(renamer: Renamer, read: QueryText) -> str:
+    """The query with every collected name and every data literal replaced.
+
+    Counts and positions (LIMIT, OFFSET, ORDER BY 1) keep their numbers; comments between tokens
+    have their known names renamed.
+    """
+    text, tokens = read.text, read.tokens
+    kept = _counting_numbers(read)
+    out, position = [], 0
+    for index, token in enumerate(tokens):
+        out.append(renamer.replace_words(text[position : token.start]))
+        source = text[token.start : token.end + 1]
+        kind = token.token_type.name
+        if kind in STRING_TOKENS:
+            out.append(renamer.literal_string(token.text, source))
+        elif kind == "NUMBER" and token.start not in kept:
+            out.append(renamer.literal_number(token.text))
+        elif _is_name_token(tokens, index) and (new := renamer.known(token.text)) is not None:
+            out.append(f"`{new}`" if source.startswith("`") else new)
         else:
-            out.append(text)
+            out.append(source)
+        position = token.end + 1
+    out.append(renamer.replace_words(text[position:]))
     return "".join(out)
+
+
+def _counting_numbers(read: QueryText) -> set[int]:
+    if read.tree is None:
+        return set()
+    from sqlglot import exp
+
+    starts = set()
+    for literal in read.tree.find_all(exp.Literal):
+        if type(literal.parent).__name__ in COUNTING_PARENTS and (start := read.start(literal)) is not None:
+            starts.add(start)
+    return starts
+
+
+def mask_literals(renamer: Renamer, text: str) -> str:
+    """The data literals of conditions printed in a plan (`= 'bob@example.com'`, `= 42`) replaced.
+
+    Strings always; a number only where it is compared with something, so that the plan's own
+    figures (`rows=10`, `cost=1.2`, `Limit: 10 row(s)`) stay. Read line by line with sqlglot's
+    tokenizer; a line it cannot read has its complete quoted strings replaced.
+    """
+    return "".join(_mask_line(renamer, line) for line in text.splitlines(keepends=True))
+
+
+def _mask_line(renamer: Renamer, line: str) -> str:
+    if "'" not in line and '"' not in line and not any(c.isdigit() for c in line):
+        return line
+    from sqlglot.dialects.mysql import MySQL
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tokens = MySQL().tokenize(line)
+    except SqlglotError:
+        return QUOTED_STRING_RE.sub(lambda m: renamer.literal_string(m.group(0)[1:-1], m.group(0)), line)
+    out, position = [], 0
+    for index, token in enumerate(tokens):
+        kind = token.token_type.name
+        if kind in STRING_TOKENS or (kind == "NUMBER" and _compared(tokens, index)):
+            source = line[token.start : token.end + 1]
+            out.append(line[position : token.start])
+            out.append(
+                renamer.literal_string(token.text, source) if kind != "NUMBER" else renamer.literal_number(token.text)
+            )
+            position = token.end + 1
+    out.append(line[position:])
+    return "".join(out)
+
+
+def _compared(tokens: list[Any], index: int) -> bool:
+    """Whether the number at `index` is an operand of a comparison (not `rows=10` or `cost=1.5`)."""
+    back = index - 1
+    while back >= 0 and tokens[back].token_type.name in SIGNS:
+        back -= 1
+    if back < 0:
+        return False
+    before = tokens[back].token_type.name
+    if before in ("COMMA", "L_PAREN", "AND"):
+        return _in_list(tokens, back)
+    if before not in COMPARISONS:
+        return False
+    subject = tokens[back - 1] if back else None
+    return not (subject is not None and subject.text.lower() in TREE_MEASURES)
+
+
+def _in_list(tokens: list[Any], index: int) -> bool:
+    """Whether the token at `index` (a comma, an opening parenthesis or AND) sits in `IN (…)` or `BETWEEN … AND`."""
+    depth = 0
+    for back in range(index, max(-1, index - 200), -1):
+        kind = tokens[back].token_type.name
+        if kind == "R_PAREN":
+            depth += 1
+        elif kind == "L_PAREN":
+            if depth == 0:
+                return back > 0 and tokens[back - 1].token_type.name == "IN"
+            depth -= 1
+        elif depth == 0 and kind == "BETWEEN":
+            return True
+        elif depth == 0 and kind in COMPARISONS | {"WHERE", "ON", "AND", "OR"} and back != index:
+            return False
+    return False
 
 
 NAME_CELLS = ("table", "possible_keys", "key", "ref")
@@ -266,9 +398,10 @@ def rename_row(renamer: Renamer, row: dict[str, str | None]) -> dict[str, str | 
             renamed[column] = None
         elif column in NAME_CELLS:
             renamed[column] = renamer.replace_words(value)
-        else:  # only back-quoted names elsewhere (e.g. conditions in Extra)
-            renamed[column] = re.sub(
-                r"`(?:[^`]|``)+`", lambda m: f"`{renamer.known(m.group(0)) or unquote(m.group(0))}`", value
+        else:  # only back-quoted names and literals elsewhere (e.g. conditions in Extra)
+            renamed[column] = mask_literals(
+                renamer,
+                re.sub(r"`(?:[^`]|``)+`", lambda m: f"`{renamer.known(m.group(0)) or unquote(m.group(0))}`", value),
             )
     return renamed
 
@@ -310,7 +443,7 @@ def rename_plan(renamer: Renamer, node: Any, key: str = "") -> Any:
     if isinstance(node, list):
         return [rename_plan(renamer, item, key) for item in node]
     if isinstance(node, str) and key not in PLAN_WORD_KEYS:
-        return renamer.replace_words(node)
+        return mask_literals(renamer, renamer.replace_words(node))
     return node
 
 
@@ -325,8 +458,14 @@ def collect_tree(renamer: Renamer, text: str) -> None:
     """Columns in tree output: `alias.column` of a known alias, and `column=` in lookups."""
     collect_qualified(renamer, text)
     for name in re.findall(rf"[(\s,]({IDENTIFIER})\s*=", text):
-        if name.lower() not in TREE_MEASURES and name.lower() not in KEYWORDS:
+        if name.lower() not in TREE_MEASURES and not _is_keyword(name):
             renamer.add("column", name)
+
+
+def _is_keyword(word: str) -> bool:
+    from sqlglot.dialects.mysql import MySQL
+
+    return word.upper() in MySQL.Tokenizer.KEYWORDS
 
 
 @dataclass
@@ -343,8 +482,9 @@ def anonymize(text: str, analysis: dict[str, Any], query: str | None = None) -> 
     """
     query = query or analysis.get("query") or None
     renamer = Renamer()
-    if query:
-        collect_query(renamer, query)
+    read = read_query(query) if query else None
+    if read is not None:
+        collect_query(renamer, read)
     collect_plan(renamer, analysis.get("plan"))
     collect_rows(renamer, analysis.get("rows") or [])
     for table in analysis.get("tables") or []:
@@ -352,16 +492,17 @@ def anonymize(text: str, analysis: dict[str, Any], query: str | None = None) -> 
             renamer.add("table", table)
 
     fmt = analysis.get("format")
+    if fmt == "tree":
+        collect_tree(renamer, text)
+    new_query = rename_query(renamer, read) if read is not None else None  # first, so its literals number first
     if fmt == "json" and isinstance(analysis.get("plan"), (dict, list)):
         new_text = json.dumps(rename_plan(renamer, analysis["plan"]), indent=2, ensure_ascii=False) + "\n"
     elif fmt == "tree":
-        collect_tree(renamer, text)
-        new_text = renamer.replace_words(text)
+        new_text = mask_literals(renamer, renamer.replace_words(text))
     else:
         plan = Plan(format="table", columns=list(analysis.get("columns") or []))
         plan.rows = [rename_row(renamer, row) for row in analysis.get("rows") or []]
         new_text = format_table(plan) + "\n"
         if not plan.columns:
             raise AnonymizeError("There are no rows to anonymize.")
-    new_query = rename_query(renamer, query) if query else None
     return Anonymized(explain=new_text, query=new_query, mapping=dict(renamer.names))

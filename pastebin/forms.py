@@ -73,7 +73,7 @@ class ExplainForm(forms.Form):
         error_messages={"invalid_choice": "%(value)s is not a valid visibility; choose unlisted or public."},
     )
     anonymize = forms.BooleanField(
-        label="Anonymize: replace table, index, column and alias names (t1, idx1, col1 …) before saving",
+        label="Anonymize: replace names (t1, idx1, col1 …) and values ('str1', 1 …) before saving",
         required=False,
     )
     improves_on = forms.CharField(

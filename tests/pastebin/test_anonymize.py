@@ -8,7 +8,15 @@ import re
 import pytest
 
 from analyzer import analyze
-from pastebin.anonymize import Renamer, anonymize, collect_query, rename_query
+from pastebin.anonymize import (
+    AnonymizeError,
+    Renamer,
+    anonymize,
+    collect_query,
+    mask_literals,
+    read_query,
+    rename_query,
+)
 from pastebin.models import Explain
 from tests.pastebin.factories import explain_table, fixture
 
@@ -28,27 +36,76 @@ ORIGINAL_NAMES = [
     "idx_dept",
     "idx_hire",
     "hr.e",
+    "2019-06-01",
+    "1970",
 ]
 
 
-def test_query_names_get_placeholders_and_keywords_functions_literals_stay():
+def _renamed(query: str) -> str:
     renamer = Renamer()
-    collect_query(renamer, QUERY)
-    renamed = rename_query(renamer, QUERY)
-    assert renamed == (
+    read = read_query(query)
+    collect_query(renamer, read)
+    return rename_query(renamer, read)
+
+
+def test_query_names_and_literals_get_placeholders_keywords_and_functions_stay():
+    assert _renamed(QUERY) == (
         "SELECT a1.col1, a1.col2, a2.col3 FROM db1.t1 a1 "
-        "JOIN t2 AS a2 ON a2.col4 = a1.col4 WHERE a1.col5 > '2019-06-01' AND YEAR(a1.col6) = 1970"
+        "JOIN t2 AS a2 ON a2.col4 = a1.col4 WHERE a1.col5 > 'str1' AND YEAR(a1.col6) = 1"
     )
 
 
 def test_quoted_names_and_comments_are_renamed():
-    query = "SELECT `order`.`total` /* from orders */ FROM `orders` `order` WHERE `total` > 10 -- orders"
-    renamer = Renamer()
-    collect_query(renamer, query)
-    renamed = rename_query(renamer, query)
+    renamed = _renamed("SELECT `order`.`total` /* from orders */ FROM `orders` `order` WHERE `total` > 10 -- orders")
     assert "orders" not in renamed
     assert "total" not in renamed
     assert renamed.startswith("SELECT `a1`.`col1`")
+    assert "> 1 --" in renamed
+
+
+def test_same_literal_gets_the_same_placeholder_and_counts_stay():
+    renamed = _renamed(
+        "SELECT name FROM people WHERE email = 'bob@example.com' OR backup_email = \"bob@example.com\" "
+        "OR id IN (42, 43) OR parent_id = 42 OR created BETWEEN '2024-01-01' AND '2024-02-01' "
+        "ORDER BY 1 LIMIT 20, 10"
+    )
+    assert renamed == (
+        "SELECT col1 FROM t1 WHERE col2 = 'str1' OR col3 = \"str1\" OR col4 IN (1, 2) OR col5 = 1 "
+        "OR col6 BETWEEN 'str2' AND 'str3' ORDER BY 1 LIMIT 20, 10"
+    )
+
+
+def test_variables_and_functions_are_not_names():
+    renamed = _renamed("SELECT COUNT(*), @total, @@session.sql_mode FROM orders WHERE DATE(created) > @since")
+    assert renamed == "SELECT COUNT(*), @total, @@session.sql_mode FROM t1 WHERE DATE(col1) > @since"
+
+
+def test_explain_prefix_and_unparsable_queries_still_lose_every_name_and_literal():
+    assert _renamed("EXPLAIN FORMAT=JSON SELECT a FROM t WHERE b = 'x'") == (
+        "EXPLAIN FORMAT=JSON SELECT col1 FROM t1 WHERE col2 = 'str1'"
+    )
+    renamed = _renamed("SELECT salary FROM payroll WHERE ssn = '078-05-1120' AND (((")
+    assert "salary" not in renamed and "payroll" not in renamed and "078-05-1120" not in renamed
+
+
+def test_a_query_that_cannot_be_tokenized_is_refused_not_leaked():
+    with pytest.raises(AnonymizeError, match="could not be read as SQL"):
+        read_query("SELECT * FROM people WHERE email = 'bob@exa")
+
+
+def test_plan_conditions_lose_literals_and_keep_their_figures():
+    renamer = Renamer()
+    masked = mask_literals(
+        renamer,
+        "-> Filter: ((p.email = 'bob@example.com') and (p.id in (7,8)) and (p.age > -3)) "
+        "(cost=1.25 rows=10) (actual time=0.010..0.020 rows=3 loops=1)\n"
+        "    -> Limit: 10 row(s)\n        -> Index range scan on p using idx over (5 < id <= 9)\n",
+    )
+    assert masked == (
+        "-> Filter: ((p.email = 'str1') and (p.id in (1,2)) and (p.age > -3)) "
+        "(cost=1.25 rows=10) (actual time=0.010..0.020 rows=3 loops=1)\n"
+        "    -> Limit: 10 row(s)\n        -> Index range scan on p using idx over (5 < id <= 4)\n"
+    )
 
 
 def test_explain_and_query_share_one_mapping():
@@ -89,7 +146,7 @@ def test_json_plan_names_are_renamed_in_values_not_keys():
                     "used_key_parts": ["dept_no"],
                     "ref": ["const"],
                     "rows": 936,
-                    "attached_condition": "`hr`.`employees`.`hire_date` > '2019-06-01'",
+                    "attached_condition": "`hr`.`employees`.`hire_date` > '2019-06-01' and `emp_no` = 10017",
                 },
             }
         },
@@ -99,8 +156,9 @@ def test_json_plan_names_are_renamed_in_values_not_keys():
     result = anonymize(text, analysis, "SELECT * FROM employees WHERE dept_no = 'd001'")
     assert '"table_name": "t1"' in result.explain
     assert '"key": "idx1"' in result.explain
-    for name in ("employees", "idx_dept", "dept_no", "hire_date", "`hr`"):
+    for name in ("employees", "idx_dept", "dept_no", "hire_date", "`hr`", "2019-06-01", "10017"):
         assert name not in result.explain
+    assert "'str2'" in result.explain and result.query == "SELECT * FROM t1 WHERE col1 = 'str1'"
     assert analyze(result.explain).to_dict()["format"] == "json"
 
 
