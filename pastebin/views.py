@@ -31,6 +31,7 @@ from analyzer.render.icicle import profile_document
 from analyzer.render.view import MAX_SHOWN_ROWS
 from analyzer.web.views import is_htmx, svg_download
 from pastebin import clock, expiry, lookup, permalink
+from pastebin.examples import EXAMPLE, example_text
 from pastebin.forms import ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
 from pastebin.misread import file_report
 from pastebin.models import AbuseReport, Explain, Visibility
@@ -99,7 +100,7 @@ def _error_status(form: ExplainForm) -> int:
 
 
 def _form_page(request: HttpRequest, form: ExplainForm, status: int = 200, **context) -> HttpResponse:
-    return render(request, "pastebin/home.html", {"form": form, **context}, status=status)
+    return render(request, "pastebin/home.html", {"form": form, "example": EXAMPLE, **context}, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -137,13 +138,14 @@ def home(request: HttpRequest) -> HttpResponse:
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
 def analyze(request: HttpRequest) -> HttpResponse:
-    """Hand-off from other tools: analyze `raw_explain` (or `explain`) without saving anything.
+    """Hand-off from other tools: analyze `raw_explain` (or `explain`, or the home page's example
+    named by `example`) without saving anything.
 
     CSRF-exempt on purpose: it only reads its input and shows a page; the save form it shows
     posts to `/`, which is CSRF-protected.
     """
     source = request.POST if request.method == "POST" else request.GET
-    text = source.get("raw_explain") or source.get("explain") or ""
+    text = source.get("raw_explain") or source.get("explain") or example_text(source.get("example"))
     if request.method != "POST" and not text:
         return redirect("pastebin:home")
     fields = {name: source.get(name, "") for name in ("query", "title", "improves_on")}

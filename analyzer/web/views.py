@@ -37,10 +37,12 @@ def error_status(exc: ParseError) -> int:
 
 def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
     """The template context for a paste, and the status code a full page answers with:
-    `analysis` (the API dict), or `error` (and `error_line` when the parser knows it)."""
+    `analysis` (the API dict), or `error` (and `error_line` when the parser knows it, and
+    `no_explain` when no EXPLAIN output was found in it)."""
     context: dict = {"raw_explain": explain, "analysis": None, "error": None, "error_line": None}
     if not explain.strip():
         context["error"] = EMPTY_PASTE
+        context["no_explain"] = True
         return context, 400
     try:
         result = analyze(
@@ -52,6 +54,7 @@ def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
     except ParseError as exc:
         context["error"] = exc.message
         context["error_line"] = exc.line
+        context["no_explain"] = error_status(exc) == 400  # not too large or too complex: show how to get one
         return context, error_status(exc)
     context["analysis"] = result.to_dict()
     return context, 200

@@ -96,8 +96,10 @@ def _cell(cell: Cell) -> str:
         inner = "".join(_segment(s, cell.wraps) for s in cell.segments)
     inner += "".join(" " + _segment(s, cell.wraps) for s in cell.chips)
     if cell.wraps:
-        # The box caps the width; a wrapping table cell alone upsets Chrome's column widths.
-        inner = f'<div class="wrap-box">{inner}</div>'
+        # The box caps the width; a wrapping table cell alone upsets Chrome's column widths. Extra's
+        # box keeps its width when the table is short of room (site.css).
+        kind = "wrap-box extra" if cell.column.lower() == "extra" else "wrap-box"
+        inner = f'<div class="{kind}">{inner}</div>'
     return f'<td class="num">{inner}</td>' if cell.numeric else f"<td>{inner}</td>"
 
 
