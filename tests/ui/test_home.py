@@ -49,3 +49,19 @@ def test_handoff_page_shows_the_analysis_in_the_preview_target(client):
     result = doc.by_id("result")
     assert result.find_all("section", cls="analysis")
     assert doc.find_all("form", cls="explain-form")
+
+
+def test_try_an_example_links_to_a_real_paste_and_its_analysis_without_javascript(client):
+    link = next(a for a in parse(client.get("/").content).find_all("a") if a.text == "Try an example")
+    assert link.attrs["href"] == "/analyze/?example=group-by"
+    assert link.attrs["data-example"] == "/static/examples/group-by-terminal-80.txt"
+    doc = parse(client.get(link.attrs["href"]).content)
+    assert doc.by_id("result").find_all("table", cls="plan")
+    assert doc.find_all("textarea", name="explain")[0].text.lstrip("\n").startswith("MariaDB [hr]> EXPLAIN SELECT")
+    assert client.get("/analyze/?example=../../settings").status_code == 302  # no such example: home
+
+
+def test_a_paste_without_explain_gets_the_hint_on_how_to_get_it(client, htmx_headers):
+    response = client.post("/preview/", {"explain": "why is this slow?"}, headers=htmx_headers)
+    hint = parse(response.content).find_all("div", cls="hint")[0]
+    assert "EXPLAIN FORMAT=JSON" in hint.text and "\\G" in hint.text

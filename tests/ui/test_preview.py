@@ -103,6 +103,7 @@ def test_too_large_paste(client, settings, htmx_headers):
     partial = client.post("/preview/", {"explain": paste}, headers=htmx_headers)
     assert partial.status_code == 200
     assert "2000" in parse(partial.content).find_all(role="alert")[0].text
+    assert not parse(partial.content).find_all(cls="hint")  # how to get EXPLAIN output is not the point here
 
 
 def test_too_complex_paste(client, settings, htmx_headers):
