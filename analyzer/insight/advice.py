@@ -224,10 +224,12 @@ def _key_parts(key: _Key, table: Any) -> list[str] | None:
         if prefix is not None:
             essential = position < len(key.lookup) or name == key.range_column
             if not essential or prefix < 1:
-                if position < len(key.lookup):
+                if position == 0:
                     return None
                 del key.columns[position:]
+                del key.lookup[position:]
                 key.ordered = key.grouped = key.covering = False
+                key.range_column = key.range_column if key.range_column in key.columns else None
                 break
             key.covering = False
             size = prefix * per_char
