@@ -20,6 +20,9 @@ class TextareaField(forms.CharField):
         return str(super().to_python(value)).replace("\r\n", "\n")
 
 
+SCHEMA_LABEL = "Table definitions (optional): SHOW CREATE TABLE output"
+
+
 class AnalyzeForm(forms.Form):
     explain = TextareaField(
         label="EXPLAIN output",
@@ -46,6 +49,20 @@ class AnalyzeForm(forms.Form):
                 "autocomplete": "off",
                 "class": "sql",
                 "aria-describedby": "query-help",
+            }
+        ),
+    )
+    schema = TextareaField(
+        label=SCHEMA_LABEL,
+        required=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 6,
+                "spellcheck": "false",
+                "autocomplete": "off",
+                "class": "sql",
+                "aria-describedby": "schema-help",
+                "placeholder": "CREATE TABLE `orders` ( …",
             }
         ),
     )
