@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from analyzer.web.forms import SCHEMA_LABEL, TextareaField
+from analyzer.web.forms import SCHEMA_LABEL, SCHEMA_PLACEHOLDER, TextareaField, code_area
 from pastebin import expiry
 from pastebin.models import Explain, Visibility
 from pastebin.saving import NUL_MESSAGE
@@ -59,16 +59,7 @@ class ExplainForm(forms.Form):
     schema = RawTextField(
         label=SCHEMA_LABEL,
         required=False,
-        widget=forms.Textarea(
-            attrs={
-                "rows": 6,
-                "spellcheck": "false",
-                "autocomplete": "off",
-                "class": "sql live-input",
-                "aria-describedby": "schema-help",
-                "placeholder": "CREATE TABLE `orders` ( …",
-            }
-        ),
+        widget=code_area(6, "sql live-input", "schema-help", SCHEMA_PLACEHOLDER),
     )
     title = forms.CharField(label="Title (optional)", required=False, max_length=200)
     expires = forms.ChoiceField(
