@@ -20,12 +20,12 @@ def test_home_form_fields_and_buttons(client):
     assert analyze.text == "Analyze" and save.text == "Save & share"
     assert analyze.attrs["hx-post"] == "/preview/" and analyze.attrs["formaction"] == "/analyze/"
     assert "hx-post" not in save.attrs and "formaction" not in save.attrs
-    # Live preview: site.js sends the form "preview" after a pause in typing in the paste or query
-    # areas, and at once on a paste; it posts to /preview/.
+    # Live preview: site.js sends the form "preview" after a pause in typing in the paste, query or
+    # table definitions, and at once on a paste; it posts to /preview/.
     assert form.attrs["hx-post"] == "/preview/" and form.attrs["hx-trigger"] == "preview"
     assert form.attrs["data-live-preview"] == "600"
     live = [n.attrs["name"] for n in form.iter() if "live-input" in n.classes]
-    assert live == ["explain", "query"]
+    assert live == ["explain", "query", "schema"]
     assert doc.by_id("result") is not None and doc.by_id("result-status") is not None
 
 
