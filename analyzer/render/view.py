@@ -15,6 +15,7 @@ from typing import Any
 
 from analyzer.insight import glossary
 from analyzer.model import LINE_ROLES, LineSpan, Plan
+from analyzer.render.finding_groups import FindingGroup, group_findings
 from analyzer.render.highlight import highlight_explain, highlight_explain_parts, highlight_query
 from analyzer.render.icicle import icicle_svg
 from analyzer.render.plan_tree import FlatNode, TreeNode, build_tree, count, flatten
@@ -224,6 +225,8 @@ class AnalysisView:
     spans_unmarked: int = 0  # spans past MAX_MARKED_SPANS, shown without their marks
     profile: ProfileView | None = None  # for a plan with timings
     terms: list[TermNote] = field(default_factory=list)  # the explanations of the terms in `rows`
+    # `findings` of one kind together, most severe first: what the page shows.
+    finding_groups: list[FindingGroup[FindingView]] = field(default_factory=list)
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -321,6 +324,9 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         row_count=len(rows),
         finding_count=len(findings),
         terms=list(notes.by_content.values()),
+    )
+    view.finding_groups = group_findings(
+        view.findings, lambda f: f.severity, lambda f: f.kind, lambda f: f.message
     )
     profile = read_profile(analysis)
     if profile is not None and nodes:

@@ -316,3 +316,22 @@ def test_the_variant_is_in_the_summary():
     html = render(base_analysis(format="tree", variant="MySQL EXPLAIN ANALYZE"))
     summary = parse(html).find_all("p", cls="summary")[0].text
     assert "TREE" in summary and "MySQL EXPLAIN ANALYZE" in summary
+
+
+def test_the_same_finding_on_several_rows_is_one_card_listing_them():
+    from tests.analyzer.render.test_finding_groups import ADVICE, eleven_rows
+
+    analysis = analyze(eleven_rows()).to_dict()
+    doc = parse(render(analysis))
+    cards = doc.find_all("li", cls="finding")
+    kinds = list(dict.fromkeys(f["kind"] for f in analysis["findings"]))
+    assert len(cards) == len(kinds) == 3 < len(analysis["findings"])
+    scans = cards[0]
+    assert "sev-bad" in scans.classes and "finding-group" in scans.classes
+    assert scans.find_all("span", cls="finding-text")[0].text == "Full table scans (6)"
+    items = scans.find_all("ul", cls="finding-items")[0].find_all("li")
+    assert [i.find_all("a")[0].attrs["href"] for i in items] == [f"#row-{n}" for n in range(6)]
+    assert scans.find_all("p", cls="finding-advice")[0].text == ADVICE
+    assert render(analysis).count(ADVICE) == 1
+    # The summary still counts every finding.
+    assert f"{len(analysis['findings'])} findings" in doc.find_all("p", cls="summary")[0].text
