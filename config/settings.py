@@ -171,6 +171,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 3 * SCHEMA_MAX_BYTES +
 API_CREATE_RATE = os.environ.get("API_CREATE_RATE", "").strip() or "30/minute"
 REPORT_RATE = os.environ.get("REPORT_RATE", "").strip() or "10/hour"
 MISREAD_REPORT_RATE = os.environ.get("MISREAD_REPORT_RATE", "").strip() or "10/hour"
+MANAGE_RATE = os.environ.get("MANAGE_RATE", "").strip() or "30/minute"
 
 
 def caches(url: str) -> dict:

@@ -136,9 +136,9 @@ def _y_scale(table: dict[str, Any], top: float, bottom: float) -> tuple[Scale, l
 
 def _mark_title(table: dict[str, Any], series: dict[str, Any], x_value: Any, value: float, error: float | None) -> str:
     decimals = series_decimals(table, series)
-    text = f"{series['name']}, {x_text(x_value)}: {format_number(value, decimals)}"
+    text = f"{series['name']}, {x_text(x_value, True)}: {format_number(value, decimals, True)}"
     if error is not None:
-        text += f" ± {format_number(error, decimals)}"
+        text += f" ± {format_number(error, decimals, True)}"
     unit = series_unit(table, series)
     return f"{text} {unit}" if unit else text
 
@@ -190,7 +190,7 @@ def render_chart(table: dict[str, Any], chart_id: str) -> str:
     for tick in y_ticks:
         y = _px(y_scale(tick))
         _el(y_axis, "line", class_="grid", x1=left, x2=right, y1=y, y2=y, stroke="currentColor", stroke_opacity="0.15")
-        _el(y_axis, "text", format_number(tick, step_decimals(tick) if tick_decimals is None else tick_decimals), class_="tick-label", x=left - 6, y=y,
+        _el(y_axis, "text", format_number(tick, step_decimals(tick) if tick_decimals is None else tick_decimals, True), class_="tick-label", x=left - 6, y=y,
             text_anchor="end", dominant_baseline="middle", fill="currentColor")  # fmt: skip
     _el(svg, "text", _y_caption(table), class_="axis-label axis-label-y", x=8, y=top - 16, fill="currentColor")
 
@@ -221,7 +221,7 @@ def _draw_bars(table, marks, x_axis, y_scale: Scale, left: float, right: float, 
     band = (right - left) / len(categories)
     bar = band * 0.8 / len(plotted)
     for c, category in enumerate(categories):
-        _el(x_axis, "text", x_text(category), class_="tick-label", x=_px(left + band * (c + 0.5)), y=bottom + 18,
+        _el(x_axis, "text", x_text(category, True), class_="tick-label", x=_px(left + band * (c + 0.5)), y=bottom + 18,
             text_anchor="middle", fill="currentColor")  # fmt: skip
     for slot, (index, series) in enumerate(plotted):
         group = _el(marks, "g", class_=f"series series-{index}", data_series=series["name"])
@@ -246,7 +246,7 @@ def _draw_lines(table, marks, x_axis, y_scale: Scale, left: float, right: float,
     for value in x_values:
         x = _px(x_scale(value))
         _el(x_axis, "line", class_="tick", x1=x, x2=x, y1=bottom, y2=bottom + 5, stroke="currentColor")
-        _el(x_axis, "text", x_text(value), class_="tick-label", x=x, y=bottom + 18, text_anchor="middle",
+        _el(x_axis, "text", x_text(value, True), class_="tick-label", x=x, y=bottom + 18, text_anchor="middle",
             fill="currentColor")  # fmt: skip
     for index, series in _plotted(table):
         colour = PALETTE[index % len(PALETTE)]

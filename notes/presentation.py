@@ -35,15 +35,16 @@ def table_columns(table: dict[str, Any]) -> list[Column]:
     return columns
 
 
-def table_rows(table: dict[str, Any]) -> list[list[str]]:
-    """Formatted cells, one row per x value; a missing value is an empty string."""
+def table_rows(table: dict[str, Any], grouped: bool = False) -> list[list[str]]:
+    """Formatted cells, one row per x value (thousands grouped for the page, not for the CSV); a
+    missing value is an empty string."""
     rows = []
     for i, x_value in enumerate(table["x"]["values"]):
-        row = [x_text(x_value)]
+        row = [x_text(x_value, grouped)]
         for series in table["series"]:
             decimals = series_decimals(table, series)
             cells = [series["values"][i]] + ([series["errors"][i]] if "errors" in series else [])
-            row.extend("" if cell is None else format_number(cell, decimals) for cell in cells)
+            row.extend("" if cell is None else format_number(cell, decimals, grouped) for cell in cells)
         rows.append(row)
     return rows
 
@@ -72,7 +73,7 @@ def table_views(note) -> list[TableView]:
             number=number,
             table=table,
             columns=table_columns(table),
-            rows=table_rows(table),
+            rows=table_rows(table, grouped=True),
             svg=render_chart(table, f"chart-{number}"),
             csv_url=note.csv_url(number),
         )

@@ -197,6 +197,7 @@ def series_unit(table: dict[str, Any], series: dict[str, Any]) -> str:
     return series.get("unit", table["y"]["unit"])
 
 
-def x_text(value: Any) -> str:
-    """An x value as shown in tables, charts and CSV: strings as they are, numbers formatted."""
-    return value if isinstance(value, str) else format_x(value)
+def x_text(value: Any, grouped: bool = False) -> str:
+    """An x value as shown in tables, charts and CSV: strings as they are, numbers formatted
+    (grouped by thousands for people)."""
+    return value if isinstance(value, str) else format_x(value, grouped)

@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from analyzer.wording import plural
 from pastebin.models import AbuseReport, DeletedSlug, Explain, MisreadReport, MisreadStatus
 from pastebin.saving import delete_explain
 
@@ -46,12 +47,12 @@ class ExplainAdmin(admin.ModelAdmin):
     @admin.action(description="Hide the selected explains (their links answer 410)")
     def hide(self, request: HttpRequest, queryset: QuerySet[Explain]) -> None:
         count = queryset.update(hidden=True)
-        self.message_user(request, f"{count} explain(s) hidden.", messages.SUCCESS)
+        self.message_user(request, f"{plural(count, 'explain')} hidden.", messages.SUCCESS)
 
     @admin.action(description="Show the selected explains again")
     def unhide(self, request: HttpRequest, queryset: QuerySet[Explain]) -> None:
         count = queryset.update(hidden=False)
-        self.message_user(request, f"{count} explain(s) shown again.", messages.SUCCESS)
+        self.message_user(request, f"{plural(count, 'explain')} shown again.", messages.SUCCESS)
 
     # Deleting here (one or the "delete selected" action) leaves a tombstone, so the link answers 410.
     def delete_model(self, request: HttpRequest, obj: Explain) -> None:
@@ -73,12 +74,12 @@ class AbuseReportAdmin(admin.ModelAdmin):
     def hide_explains(self, request: HttpRequest, queryset: QuerySet[AbuseReport]) -> None:
         count = Explain.objects.filter(reports__in=queryset).update(hidden=True)
         queryset.update(resolved=True)
-        self.message_user(request, f"{count} explain(s) hidden.", messages.SUCCESS)
+        self.message_user(request, f"{plural(count, 'explain')} hidden.", messages.SUCCESS)
 
     @admin.action(description="Delete the reported explains (and these reports)")
     def delete_explains(self, request: HttpRequest, queryset: QuerySet[AbuseReport]) -> None:
         count = _delete_with_tombstones(Explain.objects.filter(reports__in=queryset).distinct())
-        self.message_user(request, f"{count} explain(s) deleted.", messages.SUCCESS)
+        self.message_user(request, f"{plural(count, 'explain')} deleted.", messages.SUCCESS)
 
     @admin.action(description="Mark as resolved")
     def mark_resolved(self, request: HttpRequest, queryset: QuerySet[AbuseReport]) -> None:
@@ -149,7 +150,7 @@ class MisreadReportAdmin(admin.ModelAdmin):
 
     def _mark(self, request: HttpRequest, queryset: QuerySet[MisreadReport], status: MisreadStatus) -> None:
         count = queryset.update(status=status)
-        self.message_user(request, f"{count} report(s) marked “{status.label}”.", messages.SUCCESS)
+        self.message_user(request, f"{plural(count, 'report')} marked “{status.label}”.", messages.SUCCESS)
 
     @admin.action(description="Mark as triaged")
     def mark_triaged(self, request: HttpRequest, queryset: QuerySet[MisreadReport]) -> None:

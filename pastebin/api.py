@@ -1,4 +1,4 @@
-"""REST API for saved explains: create, read, list public ones, delete with the token."""
+"""REST API for saved explains: create, read, list public ones, change or delete with the token."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics, renderers, status
+from rest_framework import exceptions, generics, parsers, renderers, status
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,8 +23,8 @@ from analyzer.web.api import (
 )
 from pastebin import idempotency, lookup, serializers
 from pastebin.models import Explain, IdempotencyRecord
-from pastebin.saving import SaveError, delete_explain, save_explain
-from pastebin.throttles import CreateRateThrottle
+from pastebin.saving import SaveError, delete_explain, save_explain, update_explain
+from pastebin.throttles import CreateRateThrottle, ManageRateThrottle
 from pastebin.tokens import token_matches
 
 
@@ -237,8 +237,22 @@ def _created(request: Request, data: dict, extra_headers: dict | None = None) ->
     return Response(data, status=status.HTTP_201_CREATED, headers=headers)
 
 
+TOKEN_HEADER = "X-Delete-Token"
+
+
+def _errors(*codes: int) -> dict[int, type[serializers.ErrorOutput]]:
+    """The error answers of an endpoint, for its OpenAPI description."""
+    return dict.fromkeys(codes, serializers.ErrorOutput)
+
+
 class ExplainDetail(generics.RetrieveDestroyAPIView):
     renderer_classes = [renderers.JSONRenderer]
+    parser_classes = [LimitedJSONParser, parsers.FormParser]
+    serializer_class = serializers.ExplainEditInput  # describes PATCH to OPTIONS
+
+    def get_throttles(self):
+        """Changing and deleting share `MANAGE_RATE` per client address, with the pages' forms."""
+        return [ManageRateThrottle()] if self.request.method in ("PATCH", "DELETE") else []
 
     @extend_schema(
         summary="Read a saved explain",
@@ -259,24 +273,51 @@ class ExplainDetail(generics.RetrieveDestroyAPIView):
         description="Needs the `X-Delete-Token` header with the token given at creation. "
         "An expired or hidden explain can still be deleted with its token; without it the answer is 410.",
         parameters=[OpenApiParameter("X-Delete-Token", str, OpenApiParameter.HEADER, required=True)],
-        responses={
-            204: OpenApiResponse(description="Deleted."),
-            403: serializers.ErrorOutput,
-            404: serializers.ErrorOutput,
-            410: serializers.ErrorOutput,
-        },
+        responses={204: OpenApiResponse(description="Deleted."), **_errors(403, 404, 410, 429)},
     )
     def delete(self, request: Request, slug: str) -> Response:
         explain = lookup.find_explain(slug)
-        token = request.headers.get("X-Delete-Token", "").strip()
+        token = request.headers.get(TOKEN_HEADER, "").strip()
         if explain is not None and token_matches(token, explain.delete_token_hash):
             delete_explain(explain)
             return Response(status=status.HTTP_204_NO_CONTENT)
-        reason = lookup.gone_reason(explain, slug)
-        if reason:
-            raise GoneError(reason)
-        if explain is None:
-            raise exceptions.NotFound("There is no saved explain with this slug.")
-        if not token:
-            raise exceptions.PermissionDenied("Send the delete token in the X-Delete-Token header.")
-        raise exceptions.PermissionDenied("The delete token is wrong.")
+        raise _refusal(explain, slug, token)
+
+    @extend_schema(
+        summary="Change a saved explain's title, visibility or expiry",
+        description="Needs the `X-Delete-Token` header with the token given at creation. Send any of `title`, "
+        "`visibility` and `expires` (counted from now) as JSON or a form; the answer is the explain as `GET` "
+        "gives it. An expired, deleted or hidden explain cannot be changed (410).",
+        request=serializers.ExplainEditInput,
+        parameters=[OpenApiParameter(TOKEN_HEADER, str, OpenApiParameter.HEADER, required=True)],
+        responses={200: serializers.ExplainDetailOutput, **_errors(400, 403, 404, 410, 429)},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        explain = lookup.find_explain(slug)
+        token = request.headers.get(TOKEN_HEADER, "").strip()
+        if explain is None or lookup.gone_reason(explain, slug) or not token_matches(token, explain.delete_token_hash):
+            raise _refusal(explain, slug, token)
+        data = request.data if isinstance(request.data, dict) else {}
+        edit = serializers.ExplainEditInput(data=data)
+        edit.is_valid(raise_exception=True)
+        values = edit.validated_data
+        try:
+            update_explain(
+                explain, title=values.get("title"), visibility=values.get("visibility"), expires=values.get("expires")
+            )
+        except SaveError as exc:
+            raise exceptions.ParseError(exc.message) from exc
+        improvements = list(explain.improvements.live().values_list("slug", flat=True))
+        return Response(serializers.detail_data(explain, request, improvements))
+
+
+def _refusal(explain: Explain | None, slug: str, token: str) -> exceptions.APIException:
+    """Why the explain cannot be changed or deleted: gone (410), unknown (404), no or a wrong token (403)."""
+    reason = lookup.gone_reason(explain, slug)
+    if reason:
+        return GoneError(reason)
+    if explain is None:
+        return exceptions.NotFound("There is no saved explain with this slug.")
+    if not token:
+        return exceptions.PermissionDenied(f"Send the delete token in the {TOKEN_HEADER} header.")
+    return exceptions.PermissionDenied("The delete token is wrong.")

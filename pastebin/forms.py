@@ -34,6 +34,24 @@ class RawTextField(TextareaField):
         return super().to_python(value)
 
 
+def visibility_field(**options) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label="Who can see it",
+        choices=Visibility.choices,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": "%(value)s is not a valid visibility; choose unlisted or public."},
+        **options,
+    )
+
+
+def expires_field(**options) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label="Delete after",
+        error_messages={"invalid_choice": f"%(value)s is not a valid expiry; choose one of {expiry.ALLOWED_TEXT}."},
+        **options,
+    )
+
+
 class ExplainForm(forms.Form):
     explain = RawTextField(
         label="EXPLAIN output",
@@ -62,21 +80,8 @@ class ExplainForm(forms.Form):
         widget=code_area(6, "sql live-input", "schema-help", SCHEMA_PLACEHOLDER),
     )
     title = forms.CharField(label="Title (optional)", required=False, max_length=200)
-    expires = forms.ChoiceField(
-        label="Delete after",
-        choices=list(expiry.EXPIRY_LABELS.items()),
-        initial=expiry.DEFAULT_EXPIRY,
-        error_messages={
-            "invalid_choice": f"%(value)s is not a valid expiry; choose one of {expiry.ALLOWED_TEXT}.",
-        },
-    )
-    visibility = forms.ChoiceField(
-        label="Who can see it",
-        choices=Visibility.choices,
-        initial=Visibility.UNLISTED,
-        widget=forms.RadioSelect,
-        error_messages={"invalid_choice": "%(value)s is not a valid visibility; choose unlisted or public."},
-    )
+    expires = expires_field(choices=list(expiry.EXPIRY_LABELS.items()), initial=expiry.DEFAULT_EXPIRY)
+    visibility = visibility_field(initial=Visibility.UNLISTED)
     anonymize = forms.BooleanField(
         label="Anonymize: replace names (t1, idx1, col1 …) and values ('str1', 1 …) before saving",
         required=False,
@@ -100,6 +105,38 @@ class ExplainForm(forms.Form):
         if explain is None:
             raise forms.ValidationError(f"There is no saved explain {slug} to improve on.")
         return explain
+
+
+class EditForm(forms.Form):
+    """What the creator of an explain may change, with the delete token (typed, or kept by this
+    browser). The expiry is counted again from now; left empty, it stays as it is."""
+
+    title = forms.CharField(label="Title", required=False, max_length=200)
+    visibility = visibility_field()
+    expires = expires_field(
+        required=False,
+        choices=[("", "keep the current expiry"), *((k, f"{v} from now") for k, v in expiry.EXPIRY_LABELS.items())],
+    )
+    token = forms.CharField(
+        label="Delete token",
+        required=False,
+        strip=True,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, explain: Explain, **kwargs):
+        kwargs.setdefault("initial", {"title": explain.title, "visibility": explain.visibility, "expires": ""})
+        super().__init__(*args, **kwargs)
+        if explain.expires_at is None:
+            self.fields["expires"].choices = [("", "keep: never"), *self.fields["expires"].choices[1:]]
+        else:
+            when = f"{explain.expires_at:%Y-%m-%d %H:%M} UTC"
+            self.fields["expires"].choices = [("", f"keep: {when}"), *self.fields["expires"].choices[1:]]
+
+    def clean_title(self) -> str:
+        title = self.cleaned_data["title"]
+        _no_nul(title)
+        return title
 
 
 class ReportForm(forms.Form):

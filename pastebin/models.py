@@ -64,6 +64,8 @@ class Explain(models.Model):
     delete_token_hash = models.CharField(max_length=64, editable=False)
     anonymized = models.BooleanField(default=False)
     hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: the permalink answers 410.")
+    # When its creator last changed its title, visibility or expiry (with the delete token).
+    updated_at = models.DateTimeField(null=True, blank=True)
 
     objects = ExplainQuerySet.as_manager()
 

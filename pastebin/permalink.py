@@ -14,6 +14,7 @@ gets a 304 without any rendering.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -25,6 +26,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from redis.exceptions import RedisError
 
+from analyzer.wording import plural
 from config.unavailable import failures
 from pastebin.models import Explain
 
@@ -100,10 +102,40 @@ def _cached(key: str, build: Callable[[], T]) -> T:
     return value
 
 
+def summary_key(slug: str, parser_version: str) -> str:
+    return f"summary:{slug}:{parser_version}"
+
+
+def share_summary(explain: Explain) -> str:
+    """What a link preview says of the explain (`og:description`): its rows and findings counted by
+    severity, never a word of the paste. Cached like the section (the analysis is read on a miss)."""
+
+    def describe() -> str:
+        analysis = Explain.objects.filter(pk=explain.pk).values_list("analysis", flat=True).get()
+        return describe_analysis(analysis if isinstance(analysis, dict) else {})
+
+    return _cached(summary_key(explain.slug, explain.parser_version), describe)
+
+
+def describe_analysis(analysis: dict) -> str:
+    """`EXPLAIN of 11 rows: 13 findings (3 bad, 5 warnings, 5 info).`"""
+    rows = analysis.get("rows") or []
+    findings = [f for f in analysis.get("findings") or [] if isinstance(f, dict)]
+    counts = Counter(str(f.get("severity")) for f in findings)
+    words = {"bad": "bad", "warning": "warning", "info": "info", "good": "good"}
+    parts = [
+        plural(counts[level], word) if level == "warning" else f"{counts[level]} {word}"
+        for level, word in words.items()
+        if counts[level]
+    ]
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return f"EXPLAIN of {plural(len(rows), 'row')}: {plural(len(findings), 'finding')}{detail}."
+
+
 def forget(slug: str, parser_version: str) -> None:
-    """Drop the cached section of a deleted explain."""
+    """Drop the cached section and summary of a deleted or changed explain."""
     try:
-        cache.delete(cache_key(slug, parser_version))
+        cache.delete_many([cache_key(slug, parser_version), summary_key(slug, parser_version)])
     except RedisError as exc:  # the entry ages out; a deleted explain is never served anyway
         failures.record(f"cache delete {slug}", exc)
 

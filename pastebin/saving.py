@@ -158,3 +158,38 @@ def delete_explain(explain: Explain, reason: str = "deleted") -> None:
         DeletedSlug.objects.get_or_create(slug=slug, defaults={"deleted_at": clock.now(), "reason": reason})
         explain.delete()
     permalink.forget(slug, parser_version)
+
+
+MAX_TITLE = 200
+
+
+def update_explain(
+    explain: Explain, *, title: str | None = None, visibility: str | None = None, expires: str | None = None
+) -> None:
+    """Change what its creator may change: the title (checked like a new one's), the visibility and
+    the expiry (`expires` counted from now, as `expiry.expires_at` computes it). None leaves a field
+    as it is. The permalink's cached section goes, and the page's cache key and ETag change with
+    `updated_at`. Raises `SaveError` for a title no column can hold."""
+    now = clock.now()
+    fields = []
+    if title is not None:
+        check_storable(title)
+        if len(title.strip()) > MAX_TITLE:
+            raise SaveError(f"The title is longer than {MAX_TITLE} characters.")
+        explain.title = title.strip()
+        fields += ["title", "search_text"]  # `save()` builds the search text again
+    if visibility is not None:
+        if visibility not in Visibility.values:
+            raise SaveError("The visibility is unlisted or public.")
+        explain.visibility = visibility
+        fields.append("visibility")
+    if expires is not None:
+        if expires not in expiry.EXPIRY_CHOICES:
+            raise SaveError(f"The expiry is one of {expiry.ALLOWED_TEXT}.")
+        explain.expires_at = expiry.expires_at(expires, now)
+        fields.append("expires_at")
+    if not fields:
+        return
+    explain.updated_at = now
+    explain.save(update_fields=[*fields, "updated_at"])
+    permalink.forget(explain.slug, explain.parser_version)

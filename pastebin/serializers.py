@@ -62,6 +62,43 @@ class ExplainOptions(serializers.Serializer):
         return explain
 
 
+class ExplainEditInput(serializers.Serializer):
+    """The body of `PATCH /api/v1/explains/<slug>/`: what its creator may change, each optional."""
+
+    title = serializers.CharField(required=False, allow_blank=True, max_length=200, trim_whitespace=False)
+    # The refusals do not repeat the value: it may hold what no answer can encode (a lone surrogate).
+    visibility = serializers.ChoiceField(
+        choices=VISIBILITY_VALUES,
+        required=False,
+        error_messages={"invalid_choice": f"Use one of: {', '.join(VISIBILITY_VALUES)}."},
+        help_text="unlisted (only people with the link) or public (listed in recent and search).",
+    )
+    expires = serializers.ChoiceField(
+        choices=list(expiry.EXPIRY_CHOICES),
+        required=False,
+        error_messages={"invalid_choice": f"Use one of: {expiry.ALLOWED_TEXT}."},
+        help_text=f"Delete it this long from now: {expiry.ALLOWED_TEXT}.",
+    )
+
+    def validate_title(self, value: str) -> str:
+        if "\x00" in value:
+            raise serializers.ValidationError(NUL_MESSAGE)
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = self.initial_data if isinstance(self.initial_data, dict) else {}
+        unknown = sorted(
+            str(name).encode("utf-8", "backslashreplace").decode()[:50] for name in given if name not in self.fields
+        )
+        if unknown:
+            raise serializers.ValidationError(
+                f"Only title, visibility and expires can be changed, not {', '.join(unknown)}."
+            )
+        if not attrs:
+            raise serializers.ValidationError("Send at least one of title, visibility and expires.")
+        return attrs
+
+
 class ExplainCreateInput(ExplainOptions):
     """The JSON body of `POST /api/v1/explains/` (documentation; parsing goes through `read_explain`)."""
 

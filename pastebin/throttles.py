@@ -1,4 +1,5 @@
-"""Rate limits per client IP: creating explains (API and form), filing abuse and misread reports."""
+"""Rate limits per client IP: creating explains (API and form), changing or deleting them with the
+delete token, filing abuse and misread reports."""
 
 from __future__ import annotations
 
@@ -49,3 +50,13 @@ class MisreadRateThrottle(CreateRateThrottle):
 
     def get_rate(self) -> str:
         return settings.MISREAD_REPORT_RATE
+
+
+class ManageRateThrottle(CreateRateThrottle):
+    """`MANAGE_RATE` (e.g. "30/minute") attempts per client address to change or delete an explain
+    with its delete token, through the API or the pages, whether the token is right or not."""
+
+    scope = "explain_manage"
+
+    def get_rate(self) -> str:
+        return settings.MANAGE_RATE

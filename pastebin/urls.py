@@ -17,6 +17,7 @@ urlpatterns = [
     re_path(rf"^e/{SLUG}/raw/$", views.raw, name="raw"),
     re_path(rf"^e/{SLUG}/profile\.svg$", views.profile_svg, name="profile-svg"),
     re_path(rf"^e/{SLUG}/delete/$", views.delete, name="delete"),
+    re_path(rf"^e/{SLUG}/edit/$", views.edit, name="edit"),
     re_path(rf"^e/{SLUG}/report/$", views.report, name="report"),
     re_path(rf"^e/{SLUG}/misread/$", views.misread_saved, name="misread-saved"),
     path("misread/", views.misread, name="misread"),

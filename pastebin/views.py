@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import parse_etags, patch_cache_control
 from django.utils.http import http_date
 from django.utils.safestring import SafeString
@@ -32,13 +33,13 @@ from analyzer.render.view import MAX_SHOWN_ROWS
 from analyzer.web.views import is_htmx, svg_download
 from pastebin import clock, expiry, lookup, permalink
 from pastebin.examples import EXAMPLE, example_text
-from pastebin.forms import ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
+from pastebin.forms import EditForm, ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
 from pastebin.misread import file_report
 from pastebin.models import AbuseReport, Explain, Visibility
-from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain
+from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain, update_explain
 from pastebin.search import search_public
 from pastebin.slugs import SLUG_RE
-from pastebin.throttles import CreateRateThrottle, MisreadRateThrottle, ReportRateThrottle
+from pastebin.throttles import CreateRateThrottle, ManageRateThrottle, MisreadRateThrottle, ReportRateThrottle
 from pastebin.tokens import token_matches
 
 SESSION_TOKENS = "pastebin_delete_tokens"
@@ -202,7 +203,7 @@ def _personal_page(request: HttpRequest, explain: Explain, improvements: list[Ex
     if new_token:
         del request.session[SESSION_NEW]
     context = _detail_context(
-        request, explain, improvements, can_delete=_session_token(request, explain.slug) is not None, new_token=new_token
+        request, explain, improvements, can_manage=_session_token(request, explain.slug) is not None, new_token=new_token
     )
     response = render(request, "pastebin/detail.html", context)
     if new_token:  # keep the page that shows the token out of every cache
@@ -215,6 +216,7 @@ def _detail_context(request: HttpRequest, explain: Explain, improvements: list[E
     analysis_html, paste_format = permalink.analysis_section(explain)
     return {
         "explain": explain,
+        "share_summary": permalink.share_summary(explain),
         "analysis_html": analysis_html,
         "paste_format": paste_format,
         "improvements": improvements,
@@ -239,6 +241,8 @@ def _page_parts(request: HttpRequest, explain: Explain, improvements: list[Expla
         explain.title,
         explain.visibility,
         explain.anonymized,
+        explain.updated_at,
+        explain.expires_at,
         explain.expires_at and timeuntil(explain.expires_at),
         improves_on and (improves_on.slug, improves_on.title),
         [(newer.slug, newer.title) for newer in improvements],
@@ -252,7 +256,7 @@ def _revalidated(response: HttpResponse, tag: str | None, explain: Explain, impr
     patch_cache_control(response, private=True, no_cache=True)
     if tag is not None:
         response["ETag"] = tag
-        changed = max([explain.created_at, *(newer.created_at for newer in improvements)])
+        changed = max([explain.created_at, explain.updated_at or explain.created_at, *(n.created_at for n in improvements)])
         response["Last-Modified"] = http_date(changed.timestamp())
     return response
 
@@ -268,15 +272,39 @@ def slug_from(text: str) -> str | None:
 
 @require_safe
 def compare_start(request: HttpRequest) -> HttpResponse:
-    """The permalink's compare form: `?a=<slug>&b=<slug or permalink URL>` leads to the compare page."""
+    """The permalink's compare form: `?a=<slug>&b=<slug or permalink URL>` leads to the compare page.
+    A `b` that names no other live explain gets the form back with the error beside the field: in
+    place for htmx, else on a page of its own."""
     first = slug_from(request.GET.get("a", ""))
     if first is None:
         raise Http404("There is no saved explain with this address.")
-    second = slug_from(request.GET.get("b", ""))
-    if second is None or second == first:
-        messages.error(request, "To compare, give the link or the slug of another saved explain.")
-        return redirect("pastebin:detail", slug=first)
-    return redirect("pastebin:compare", slug_a=first, slug_b=second)
+    given = request.GET.get("b", "")
+    second = slug_from(given)
+    error = _compare_error(first, second)
+    if error is None:
+        target = reverse("pastebin:compare", kwargs={"slug_a": first, "slug_b": second})
+        if is_htmx(request):
+            return HttpResponse(headers={"HX-Redirect": target})
+        return redirect(target)
+    context = {"slug": first, "compare_value": given[:300], "compare_error": error}
+    if is_htmx(request):  # swapped in place of the form (htmx swaps only 2xx answers)
+        return render(request, "pastebin/_compare_form.html", context)
+    return render(request, "pastebin/compare_start.html", context, status=400)
+
+
+def _compare_error(first: str, second: str | None) -> str | None:
+    """Why the other explain cannot be compared with `first`, or None."""
+    if second is None:
+        return "This is neither a link to a saved explain (…/e/<slug>/) nor a slug: paste the other explain's link."
+    if second == first:
+        return "That is this explain: give the link or the slug of another saved explain."
+    try:
+        lookup.get_live_explain(second, defer=lookup.HEAVY_FIELDS)
+    except lookup.Gone as exc:
+        return f"{second}: {exc.message}"
+    except Explain.DoesNotExist:
+        return f"There is no saved explain {second}."
+    return None
 
 
 @noindex
@@ -343,27 +371,105 @@ def profile_svg(request: HttpRequest, slug: str) -> HttpResponse:
     return svg_download(profile_document(found.analysis, found.title), f"explain-{found.slug}-profile.svg")
 
 
-@noindex
-@require_POST
-@sensitive_post_parameters("token")  # never in error reports
-def delete(request: HttpRequest, slug: str) -> HttpResponse:
-    """Delete with the token kept in this browser's session, or typed into the form."""
+def _stored_or_gone(request: HttpRequest, slug: str) -> Explain | HttpResponse:
+    """Any stored explain, live or not (its creator may delete an expired one), or its 410 / 404."""
     explain = lookup.find_explain(slug)
     if explain is None:
         reason = lookup.gone_reason(None, slug)
         if reason:
             return _gone(request, reason)
         raise Http404("There is no saved explain with this address.")
-    token = request.POST.get("token", "").strip() or _session_token(request, slug)
+    return explain
+
+
+def _manage_token(request: HttpRequest, slug: str) -> str | None:
+    """The delete token typed into the form, else the one this browser's session keeps."""
+    return request.POST.get("token", "").strip() or _session_token(request, slug)
+
+
+def _token_error(token: str | None) -> str:
+    return "The delete token is wrong." if token else "This browser has no delete token for it; enter the token."
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """Pages with the creator's forms: never kept by any cache."""
+    patch_cache_control(response, private=True, no_store=True)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@sensitive_post_parameters("token")  # never in error reports
+def delete(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the confirmation step (asking for the token when this browser does not keep it).
+    POST: delete with the token kept in this browser's session, or typed into the form."""
+    found = _stored_or_gone(request, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    explain = found
+    context = {"explain": explain, "has_token": _session_token(request, slug) is not None}
+    if request.method != "POST":
+        return _private(render(request, "pastebin/delete.html", context))
+    wait = throttled(request, ManageRateThrottle())
+    if wait:
+        context["error"] = f"Too many attempts from your address; try again in {wait} seconds."
+        return retry_after(_private(render(request, "pastebin/delete.html", context, status=429)), wait)
+    token = _manage_token(request, slug)
     if not token_matches(token, explain.delete_token_hash):
-        message = "The delete token is wrong." if token else "This browser has no delete token for it; enter the token."
-        return render(request, "pastebin/delete_denied.html", {"explain": explain, "message": message}, status=403)
+        context.update(token_error=_token_error(token), has_token=False)
+        return _private(render(request, "pastebin/delete.html", context, status=403))
     delete_explain(explain)
     tokens = dict(request.session.get(SESSION_TOKENS, {}))
     tokens.pop(slug, None)
     request.session[SESSION_TOKENS] = tokens
     messages.success(request, "The explain was deleted.")
     return redirect("pastebin:home")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@sensitive_post_parameters("token")
+def edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Its creator changes the title, the visibility or the expiry, with the delete token kept in
+    this browser's session or typed into the form."""
+    found = _live_or_gone(request, slug, defer=lookup.HEAVY_FIELDS)
+    if isinstance(found, HttpResponse):
+        return found
+    explain = found
+    has_token = _session_token(request, slug) is not None
+    if request.method != "POST":
+        form = EditForm(explain=explain)
+        return _private(render(request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}))
+    form = EditForm(request.POST, explain=explain)
+    wait = throttled(request, ManageRateThrottle())
+    if wait:
+        form.is_valid()
+        form.add_error(None, f"Too many attempts from your address; try again in {wait} seconds.")
+        page = render(request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}, status=429)
+        return retry_after(_private(page), wait)
+    status = _edit_attempt(request, explain, form)
+    if status is None:
+        messages.success(request, "The changes were saved.")
+        return redirect(explain)
+    page = render(request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}, status=status)
+    return _private(page)
+
+
+def _edit_attempt(request: HttpRequest, explain: Explain, form: EditForm) -> int | None:
+    """Apply the form's changes; None when done, else the status of the page that shows the form's errors."""
+    valid = form.is_valid()
+    token = _manage_token(request, explain.slug)
+    if not token_matches(token, explain.delete_token_hash):
+        form.add_error("token", _token_error(token))
+        return 403
+    if not valid:
+        return 400
+    data = form.cleaned_data
+    try:
+        update_explain(explain, title=data["title"], visibility=data["visibility"], expires=data["expires"] or None)
+    except SaveError as exc:
+        form.add_error("title", exc.message)
+        return exc.status
+    return None
 
 
 @noindex

@@ -106,6 +106,11 @@ def _fmt(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
+def _rows(value: float) -> str:
+    """`1 row`, `60,000 rows`, `0.5 rows`."""
+    return f"{_fmt(value)} row" if value == 1 else f"{_fmt(value)} rows"
+
+
 def _pct(value: float) -> str:
     return f"{value:.2f}%"
 
@@ -156,7 +161,7 @@ def _recheck_findings(index: int, table: str, slugs: list[str]) -> Iterable[Find
 
 
 def _rows_text(rows: float | None) -> str:
-    return f"about {_fmt(rows)} rows" if rows is not None else "an unknown number of rows"
+    return f"about {_rows(rows)}" if rows is not None else "an unknown number of rows"
 
 
 def _full_scan(index: int, table: str, rows: float | None) -> Finding:
@@ -307,7 +312,8 @@ def _estimate_off(who: str, rows: float | None, actual: float | None, verb: str)
     direction = "more" if ratio > 1 else "fewer"
     factor = ratio if ratio > 1 else 1 / ratio
     return (
-        f"{who}: the optimizer estimated {_fmt(rows)} rows but {_fmt(actual)} were {verb} ({factor:.0f}x "
+        f"{who}: the optimizer estimated {_rows(rows)} but {_fmt(actual)} {'was' if actual == 1 else 'were'} {verb} "
+        f"({factor:.0f}x "
         f"{direction}). Outdated statistics (ANALYZE TABLE) or skewed data can mislead the plan."
     )
 

@@ -90,7 +90,7 @@ def load(source: str | Mapping[str, Any]) -> Glossary:
     data = _parse_toml(source) if isinstance(source, str) else source
     unknown = sorted(set(data) - {"urls", "term"})
     if unknown:
-        raise GlossaryError(f"glossary: unknown top-level key(s) {', '.join(unknown)} (expected [urls] and [[term]])")
+        raise GlossaryError(f"glossary: unknown top-level {_keys(unknown)} (expected [urls] and [[term]])")
     urls = _check_urls(data.get("urls"))
     entries = data.get("term")
     if not isinstance(entries, list) or not entries:
@@ -123,10 +123,10 @@ def _make_term(number: int, entry: object, urls: Mapping[str, str]) -> tuple[Ter
         raise GlossaryError(f"{where}: not a table")
     unknown = sorted(set(entry) - set(_REQUIRED_KEYS) - set(_OPTIONAL_KEYS))
     if unknown:
-        raise GlossaryError(f"{where}: unknown key(s) {', '.join(unknown)}")
+        raise GlossaryError(f"{where}: unknown {_keys(unknown)}")
     missing = [key for key in _REQUIRED_KEYS if key not in entry]
     if missing:
-        raise GlossaryError(f"{where}: missing key(s) {', '.join(missing)}")
+        raise GlossaryError(f"{where}: missing {_keys(missing)}")
     for key, value in entry.items():
         if not isinstance(value, str) or not value.strip():
             raise GlossaryError(f"{where}: {key} must be a non-empty string, not {value!r}")
@@ -243,3 +243,8 @@ def __getattr__(name: str) -> object:
     shipped = _shipped()
     globals().update(TERMS=shipped.terms, BY_SLUG=shipped.by_slug)
     return globals()[name]
+
+
+def _keys(names: list[str]) -> str:
+    """`key titel`, `keys a, b`."""
+    return f"key {names[0]}" if len(names) == 1 else f"keys {', '.join(names)}"

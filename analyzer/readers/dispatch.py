@@ -571,12 +571,13 @@ def _check_row_counts(found: list[ResultSet], row_counts: list[tuple[int, int]],
         if len(result.rows) < count:
             result.truncated = True
             result.notices.append(
-                f"The client reported {count} rows (line {numbers[at]}) but only {len(result.rows)} are in the paste: "
+                f"The client reported {plural(count, 'row')} (line {numbers[at]}) but only {len(result.rows)} "
+                f"{'is' if len(result.rows) == 1 else 'are'} in the paste: "
                 "it looks truncated, rows are missing."
             )
         else:
             result.notices.append(
-                f"The client reported {count} rows (line {numbers[at]}) but the paste holds {len(result.rows)}."
+                f"The client reported {plural(count, 'row')} (line {numbers[at]}) but the paste holds {len(result.rows)}."
             )
 
 

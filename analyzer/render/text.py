@@ -9,7 +9,8 @@ from __future__ import annotations
 import unicodedata
 
 from analyzer.insight.profile import format_factor, format_ms, short_label
-from analyzer.model import Advice, Analysis, Plan, Profile
+from analyzer.model import Advice, Analysis, Finding, Plan, Profile
+from analyzer.render.finding_groups import group_findings
 
 # Profile columns: the step, then figures right-aligned.
 PROFILE_COLUMNS = ("step", "loops", "total ms", "self ms", "share", "rows actual/est.")
@@ -112,11 +113,7 @@ def format_report(analysis: Analysis) -> str:
     if plan.notices:
         parts.append("notices:\n" + "\n".join(f"  - {n}" for n in plan.notices))
     if analysis.findings:
-        lines = []
-        for f in analysis.findings:
-            where = f" (rows {', '.join(str(r + 1) for r in f.rows)})" if f.rows else ""
-            lines.append(f"  [{f.severity}] {f.message}{where}")
-        parts.append("findings:\n" + "\n".join(lines))
+        parts.append("findings:\n" + format_findings(analysis.findings))
     else:
         parts.append("findings: none")
     if analysis.advice:
@@ -125,5 +122,30 @@ def format_report(analysis: Analysis) -> str:
 
 
 def _advice_lines(item: Advice) -> str:
-    where = f" (rows {', '.join(str(r + 1) for r in item.rows)})" if item.rows else ""
-    return f"  {item.statement};{where}\n    {item.reason}"
+    return f"  {item.statement};{_where(item.rows)}\n    {item.reason}"
+
+
+def _where(rows: list[int]) -> str:
+    """` (row 2)`, ` (rows 1, 3)`: the printed rows a finding or an advice is about."""
+    if not rows:
+        return ""
+    numbers = ", ".join(str(r + 1) for r in rows)
+    return f" (row {numbers})" if len(rows) == 1 else f" (rows {numbers})"
+
+
+def format_findings(findings: list[Finding]) -> str:
+    """The findings, most severe first, the same finding on several rows as one entry listing them
+    with the advice they share said once."""
+    lines = []
+    for group in group_findings(findings, lambda f: f.severity, lambda f: f.kind, lambda f: f.message):
+        if group.single:
+            finding = group.items[0].finding
+            lines.append(f"  [{group.severity}] {finding.message}{_where(finding.rows)}")
+            continue
+        lines.append(f"  [{group.severity}] {group.title}:")
+        for item in group.items:
+            severity = f"[{item.severity}] " if group.mixed else ""
+            lines.append(f"    - {severity}{item.text}{_where(item.finding.rows)}")
+        if group.advice:
+            lines.append(f"    {group.advice}")
+    return "\n".join(lines)

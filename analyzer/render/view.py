@@ -15,6 +15,7 @@ from typing import Any
 
 from analyzer.insight import glossary
 from analyzer.model import LINE_ROLES, LineSpan, Plan
+from analyzer.render.finding_groups import FindingGroup, group_findings
 from analyzer.render.highlight import highlight_explain, highlight_explain_parts, highlight_query
 from analyzer.render.icicle import icicle_svg
 from analyzer.render.plan_tree import FlatNode, TreeNode, build_tree, count, flatten
@@ -41,6 +42,11 @@ _EXTRA_SPLIT = re.compile(r"(;\s*)")
 # The query as the optimizer rewrote it (Note 1003 of SHOW WARNINGS): the server prints it in
 # lower case, often after a `/* select#1 */` comment; other notes are sentences ("Select 2 was ...").
 _REWRITTEN_QUERY = re.compile(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
+# Formats whose rows were flattened from a document: MariaDB's JSON prints `filtered` as 19.40385628,
+# which the table shows with two decimals, as tabular EXPLAIN prints it.
+DOCUMENT_FORMATS = ("json", "tree")
+ROUNDED_COLUMNS = ("filtered", "r_filtered", "r_rows")
+_LONG_DECIMAL = re.compile(r"^-?\d+\.\d{3,}$")
 # A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
 # cells would make a page of many megabytes); the raw text and the JSON keep them all.
 MAX_SHOWN_ROWS = 1000
@@ -235,6 +241,8 @@ class AnalysisView:
     profile: ProfileView | None = None  # for a plan with timings
     terms: list[TermNote] = field(default_factory=list)  # the explanations of the terms in `rows`
     advice: list[AdviceView] = field(default_factory=list)  # indexes to add
+    # `findings` of one kind together, most severe first: what the page shows.
+    finding_groups: list[FindingGroup[FindingView]] = field(default_factory=list)
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -297,6 +305,8 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
     annotations: list[dict[str, Any]] = analysis.get("annotations") or []
     affected = set(analysis.get("affected_rows") or [])
     shown = rows[:MAX_SHOWN_ROWS]
+    if analysis.get("format") in DOCUMENT_FORMATS:
+        shown = [_two_decimals(row) for row in shown]
     numeric = {c: _is_numeric_column([row.get(c) for row in rows]) for c in columns}
     notes = TermNotes(prefix)
     row_views = _row_views(columns, shown, numeric, _by_cell(columns, annotations), affected, notes)
@@ -333,6 +343,9 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         finding_count=len(findings),
         terms=list(notes.by_content.values()),
         advice=_advice_views(analysis.get("advice"), rows, len(row_views), prefix),
+    )
+    view.finding_groups = group_findings(
+        view.findings, lambda f: f.severity, lambda f: f.kind, lambda f: f.message
     )
     profile = read_profile(analysis)
     if profile is not None and nodes:
@@ -519,6 +532,12 @@ def _shown(indexes: Any, shown_rows: int) -> list[int]:
     """The row indexes a finding concerns that have a row on the page, at most MAX_FINDING_LINKS."""
     valid = [r for r in indexes or [] if isinstance(r, int) and 0 <= r < shown_rows]
     return valid[:MAX_FINDING_LINKS]
+
+
+def _two_decimals(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with its percentages and measured rows rounded to two decimals (19.40385628 -> 19.40)."""
+    rounded = {c: f"{float(v):.2f}" for c in ROUNDED_COLUMNS if isinstance(v := row.get(c), str) and _LONG_DECIMAL.match(v)}
+    return {**row, **rounded} if rounded else row
 
 
 def _as_text(value: Any) -> str | None:

@@ -63,7 +63,10 @@ def test_paste_preview_save_tooltip_glossary_and_delete(open_page, trouble):
     page.wait_for_url(permalink)
     expect(page.get_by_text("You created this explain in this browser")).to_be_visible()
     with page.expect_navigation():
-        page.get_by_role("button", name="Delete this explain").click()
+        page.get_by_role("link", name="Delete…").click()
+    expect(page.locator("h1")).to_have_text("Delete this explain?")  # a step in the page, no dialog
+    with page.expect_navigation():
+        page.get_by_role("button", name="Yes, delete it").click()
     expect(page.locator(".messages")).to_contain_text("deleted")
     response = page.goto(permalink)
     assert response.status == 410

@@ -93,6 +93,15 @@ def test_format_number(value, decimals, text):
 
 def test_format_x():
     assert format_x(4096) == "4096" and format_x(4096.0) == "4096" and format_x(0.5) == "0.5"
+    assert format_x(4096, grouped=True) == "4,096" and format_x(1234.5, grouped=True) == "1,234.5"
+
+
+@pytest.mark.parametrize(
+    ("value", "decimals", "text"),
+    [(19543, 0, "19,543"), (1234567.891, 2, "1,234,567.89"), (999, 1, "999.0"), (-0.001, 2, "0.00"), (-12345, 0, "-12,345")],
+)
+def test_format_number_grouped_for_people(value, decimals, text):
+    assert format_number(value, decimals, grouped=True) == text
 
 
 @pytest.mark.django_db

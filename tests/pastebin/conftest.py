@@ -10,6 +10,7 @@ def _generous_rate(settings):
     """A rate no ordinary test reaches; the throttling tests set their own."""
     settings.API_CREATE_RATE = "10000/minute"
     settings.MISREAD_REPORT_RATE = "10000/minute"
+    settings.MANAGE_RATE = "10000/minute"
 
 
 @pytest.fixture

@@ -146,10 +146,10 @@ def test_purge_expired_deletes_records_older_than_24_hours(client, paste, capsys
         post(client, paste, key="recent", expires="1w")
     with at(START + timedelta(hours=24, minutes=1)):
         call_command("purge_expired", "--dry-run")
-        assert "1 expired idempotency record(s) would be deleted" in capsys.readouterr().out
+        assert "1 expired idempotency record would be deleted" in capsys.readouterr().out
         assert IdempotencyRecord.objects.count() == 2
         call_command("purge_expired")
-        assert "Deleted 1 expired idempotency record(s)" in capsys.readouterr().out
+        assert "Deleted 1 expired idempotency record" in capsys.readouterr().out
     assert Explain.objects.count() == 2
     assert IdempotencyRecord.objects.get().explain.created_at == START + timedelta(hours=12)
 

@@ -71,7 +71,7 @@ def test_purge_deletes_in_batches_with_what_points_at_the_explains(expired_web, 
     report = MisreadReport.objects.get()
     assert report.explain_id is None and report.comment == "read wrong" and report.text
     assert not Explain.objects.filter(improves_on__isnull=False).exists()
-    assert "Deleted 5 expired explain(s)." in capsys.readouterr().out
+    assert "Deleted 5 expired explains." in capsys.readouterr().out
 
 
 def test_purge_keeps_links_between_live_explains(create):
@@ -115,7 +115,7 @@ def test_reanalyze_writes_only_the_changed_fields_of_the_changed_explains(three,
     assert Explain.objects.get(slug=stale).search_text == "stale"
     assert set(Explain.objects.values_list("parser_version", flat=True)) == {analyzer.PARSER_VERSION}
     out = capsys.readouterr().out
-    assert "Re-analyzed 3 explain(s)" in out and "2 changed, 0 failed" in out
+    assert "Re-analyzed 3 explains" in out and "2 changed, 0 failed" in out
 
 
 @pytest.mark.postgres
@@ -124,7 +124,7 @@ def test_reanalyze_in_parallel_processes(create, capsys):
     slugs = [create(explain_table(table=f"table_{n}"))["slug"] for n in range(7)]
     Explain.objects.update(parser_version="0", analysis={"format": "table", "rows": []})
     call_command("reanalyze", "--jobs", "2", "--batch-size", "2")
-    assert "Re-analyzed 7 explain(s)" in capsys.readouterr().out
+    assert "Re-analyzed 7 explains" in capsys.readouterr().out
     for n, slug in enumerate(slugs):
         explain = Explain.objects.get(slug=slug)
         assert explain.parser_version == analyzer.PARSER_VERSION

@@ -47,7 +47,7 @@ def test_save_redirects_to_permalink_with_analysis_and_links(client):
     assert "employees" in html.split('class="analysis"', 1)[1]
     assert f'href="/e/{slug}/raw/"' in html
     assert f'href="/api/v1/explains/{slug}"' in html or f'href="/api/v1/explains/{slug}/"' in html
-    assert f'action="/e/{slug}/delete/"' in html
+    assert f'href="/e/{slug}/delete/"' in html and f'href="/e/{slug}/edit/"' in html
 
 
 @pytest.mark.parametrize(
@@ -123,8 +123,8 @@ def test_creator_sees_the_token_once_and_a_delete_button(client):
     assert "You created this explain in this browser" in second
     stranger = Client().get(f"/e/{slug}/").content.decode()
     assert "You created this explain" not in stranger
-    assert '<details class="delete">' in stranger
-    assert 'name="token"' in stranger
+    assert '<details class="manage">' in stranger
+    assert f'href="/e/{slug}/delete/"' in stranger and f'href="/e/{slug}/edit/"' in stranger
 
 
 def test_delete_with_the_session_token(client):
@@ -147,10 +147,26 @@ def test_delete_with_a_typed_token_from_another_browser(client, create):
     assert not Explain.objects.filter(slug=data["slug"]).exists()
 
 
-def test_get_never_deletes(client):
+def test_get_never_deletes_it_asks_first(client):
     slug = save(client)
-    assert client.get(f"/e/{slug}/delete/").status_code == 405
+    page = client.get(f"/e/{slug}/delete/")
+    assert page.status_code == 200 and "no-store" in page["Cache-Control"]
+    html = page.content.decode()
+    assert "Delete this explain?" in html and "Yes, delete it" in html
+    assert 'name="token"' not in html  # this browser keeps the token
     assert Explain.objects.filter(slug=slug).exists()
+    stranger = Client().get(f"/e/{slug}/delete/").content.decode()
+    assert 'name="token"' in stranger
+    assert Client().get("/e/NoSuchSlug2345/delete/").status_code == 404
+
+
+def test_a_wrong_token_is_said_beside_the_field(client, create):
+    data = create()
+    page = Client().post(f"/e/{data['slug']}/delete/", {"token": "wrong"})
+    assert page.status_code == 403
+    html = page.content.decode()
+    assert 'id="token-error"' in html and "The delete token is wrong." in html
+    assert 'aria-describedby="token-error"' in html
 
 
 def test_delete_needs_csrf():

@@ -15,6 +15,7 @@ def _generous_rate(settings):
     settings.API_CREATE_RATE = "100000/minute"
     settings.REPORT_RATE = "100000/minute"
     settings.MISREAD_REPORT_RATE = "100000/minute"
+    settings.MANAGE_RATE = "100000/minute"
 
 
 @pytest.fixture

@@ -82,6 +82,8 @@ def page_requests(site: dict, paste: str) -> list[tuple[str, str, dict, int]]:
         ("get", f"/e/{a}/report/", {}, 200), ("post", f"/e/{a}/report/", {}, 400),
         ("post", f"/e/{a}/misread/", {"misread-comment": "x" * 2001}, 400), ("post", "/misread/", {}, 400),
         ("post", f"/e/{a}/delete/", {"token": "wrong"}, 403), ("get", f"/compare/{a}/{b}/", {}, 200),
+        ("get", f"/e/{a}/delete/", {}, 200), ("get", f"/e/{a}/edit/", {}, 200),
+        ("post", f"/e/{a}/edit/", {"token": "wrong"}, 403), ("get", "/compare/", {"a": a, "b": "x!"}, 400),
         ("get", "/recent/", {}, 200), ("get", "/search/", {"q": "employees"}, 200), ("get", "/terms/", {}, 200),
         ("get", "/notes/", {}, 200), ("get", "/notes/releases/", {}, 200), ("get", "/notes/benchmarks/", {}, 200),
         ("get", f"/e/{gone}/", {}, 410), ("get", "/e/neverexisted/", {}, 404), ("get", "/no/such/page/", {}, 404),

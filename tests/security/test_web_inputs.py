@@ -112,15 +112,18 @@ def test_random_query_strings(client, path, params):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("suffix", ["", "raw/", "report/", "misread/", "delete/"])
+@pytest.mark.parametrize("suffix", ["", "raw/", "report/", "misread/", "delete/", "edit/"])
 @pytest.mark.parametrize("method", ["get", "post", "put", "delete", "patch", "options"])
 def test_every_method_on_saved_explain_pages(client, create_explain, suffix, method):
-    slug = create_explain()["slug"]
+    slug = create_explain(title="kept")["slug"]
     response = getattr(client, method)(f"/e/{slug}/{suffix}")
     assert_no_server_error(response)
-    if method == "get" and suffix in ("delete/", "misread/"):
-        assert response.status_code == 405  # deleting or reporting is never a GET
+    if method == "get" and suffix == "misread/":
+        assert response.status_code == 405  # reporting is never a GET
+    if method == "get" and suffix in ("delete/", "edit/"):
+        assert response.status_code == 200  # the confirmation and the form: they change nothing
     assert client.get(f"/e/{slug}/").status_code == 200
+    assert client.get(f"/api/v1/explains/{slug}/").json()["title"] == "kept"
 
 
 @pytest.mark.django_db
@@ -152,6 +155,23 @@ def test_odd_delete_tokens_in_the_form(client, create_explain, token):
     slug = create_explain()["slug"]
     response = client.post(f"/e/{slug}/delete/", {"token": form_value(token)})
     assert response.status_code == 403
+    edit = client.post(f"/e/{slug}/edit/", {"token": form_value(token), "title": "x", "visibility": "public"})
+    assert edit.status_code == 403
+    assert client.get(f"/e/{slug}/").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["title", "visibility", "expires"])
+@pytest.mark.parametrize("value", ODD_VALUES)
+def test_odd_edits_in_the_form_and_the_api(client, create_explain, field, value):
+    created = create_explain()
+    slug, token = created["slug"], created["delete_token"]
+    fields = {"title": "t", "visibility": "unlisted", "expires": "", "token": token, field: form_value(value)}
+    assert_no_server_error(client.post(f"/e/{slug}/edit/", fields))
+    body = {field: value}
+    response = client.patch(f"/api/v1/explains/{slug}/", body, content_type="application/json", HTTP_X_DELETE_TOKEN=token)
+    assert_no_server_error(response)
+    assert response.status_code in (200, 400)
     assert client.get(f"/e/{slug}/").status_code == 200
 
 

@@ -72,6 +72,11 @@ def test_saved_through_the_api(client, create_explain, fmt, payload):
     check_page(client, f"/compare/{slug}/{other}/")
     check_page(client, f"/compare/{other}/{slug}/")
     check_page(client, f"/e/{slug}/report/")
+    check_page(client, f"/e/{slug}/edit/")
+    check_page(client, f"/e/{slug}/delete/")
+    refused = client.get("/compare/", {"a": slug, "b": payload[:300]})  # not a slug: the form with its error
+    assert refused.status_code == 400
+    assert_inert(refused.content.decode(), "/compare/")
 
 
 @pytest.mark.django_db

@@ -316,3 +316,51 @@ def test_the_variant_is_in_the_summary():
     html = render(base_analysis(format="tree", variant="MySQL EXPLAIN ANALYZE"))
     summary = parse(html).find_all("p", cls="summary")[0].text
     assert "TREE" in summary and "MySQL EXPLAIN ANALYZE" in summary
+
+
+def test_the_same_finding_on_several_rows_is_one_card_listing_them():
+    from tests.analyzer.render.test_finding_groups import ADVICE, eleven_rows
+
+    analysis = analyze(eleven_rows()).to_dict()
+    doc = parse(render(analysis))
+    cards = doc.find_all("li", cls="finding")
+    kinds = list(dict.fromkeys(f["kind"] for f in analysis["findings"]))
+    assert len(cards) == len(kinds) == 3 < len(analysis["findings"])
+    scans = cards[0]
+    assert "sev-bad" in scans.classes and "finding-group" in scans.classes
+    assert scans.find_all("span", cls="finding-text")[0].text == "Full table scans (6)"
+    items = scans.find_all("ul", cls="finding-items")[0].find_all("li")
+    assert [i.find_all("a")[0].attrs["href"] for i in items] == [f"#row-{n}" for n in range(6)]
+    assert scans.find_all("p", cls="finding-advice")[0].text == ADVICE
+    assert render(analysis).count(ADVICE) == 1
+    # The summary still counts every finding.
+    assert f"{len(analysis['findings'])} findings" in doc.find_all("p", cls="summary")[0].text
+
+
+def test_counts_in_the_plan_tree_read_as_words():
+    from analyzer.web.templatetags.analysis_ui import counted
+
+    assert [counted("1", "row"), counted("3", "row"), counted("0.5", "loop"), counted(1, "loop")] == [
+        "1 row",
+        "3 rows",
+        "0.5 loops",
+        "1 loop",
+    ]
+    analysis = base_analysis()
+    analysis["rows"][1]["rows"] = "1"
+    html = render(analysis)
+    assert "est. 1 row<" in html and "1 rows" not in html
+
+
+def test_a_json_plan_s_long_decimals_are_shown_with_two():
+    analysis = analyze(read_fixture_json("mariadb/rowid_filter.analyze.json")).to_dict()
+    assert analysis["rows"][0]["filtered"] == "10.9333334"  # the API keeps the figure as the server printed it
+    doc = parse(render(analysis))
+    cells = [td.text for td in doc.by_id("row-0").find_all("td")]
+    assert "10.93" in cells and "10.9333334" not in render(analysis)
+
+
+def read_fixture_json(name: str) -> str:
+    from pathlib import Path
+
+    return (Path(__file__).resolve().parents[1] / "fixtures" / "json" / name).read_text(encoding="utf-8")

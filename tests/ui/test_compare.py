@@ -62,10 +62,49 @@ def test_compare_form_on_the_permalink_accepts_a_slug_or_a_link(client):
     for other in (b, f"http://testserver/e/{b}/", f"/e/{b}/raw/"):
         response = client.get("/compare/", {"a": a, "b": other})
         assert response.status_code == 302 and response["Location"] == f"/compare/{a}/{b}/"
-    back = client.get("/compare/", {"a": a, "b": "not a slug!"}, follow=True)
-    assert back.redirect_chain[-1][0] == f"/e/{a}/"
-    assert "another saved explain" in back.content.decode()
     assert client.get("/compare/", {"a": "<script>", "b": b}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("other", "said"),
+    [
+        ("not a slug!", "neither a link to a saved explain"),
+        ("abcdefghjkmnpq", "There is no saved explain abcdefghjkmnpq."),
+        ("SELF", "That is this explain"),
+        ("GONE", "deleted by its creator"),
+    ],
+)
+def test_a_bad_other_explain_is_an_error_beside_the_field(client, other, said):
+    a, gone = save(client, BEFORE, "before"), save(client, AFTER, "after")
+    client.post(f"/e/{gone}/delete/")
+    given = {"SELF": a, "GONE": gone}.get(other, other)
+    page = client.get("/compare/", {"a": a, "b": given})
+    assert page.status_code == 400
+    doc = parse(page.content)
+    form = doc.by_id("compare-form")
+    field = doc.by_id("compare-other")
+    assert field.attrs["value"] == given and field.attrs["aria-invalid"] == "true"
+    error = form.find_all("p", cls="field-error")[0]
+    assert error.attrs["id"] == field.attrs["aria-describedby"] and error.attrs["role"] == "alert"
+    assert said in error.text
+    assert not doc.find_all("ul", cls="messages")  # no banner far from the field
+    # With htmx the form comes back alone, with its error, to replace the one on the page (a 2xx, which htmx swaps).
+    fragment = client.get("/compare/", {"a": a, "b": given}, headers={"HX-Request": "true"})
+    assert fragment.status_code == 200
+    html = fragment.content.decode()
+    assert html.lstrip().startswith("<form") and 'id="compare-error"' in html and "<html" not in html
+
+
+def test_with_htmx_a_good_other_explain_navigates_to_the_comparison(client):
+    a, b = save(client, BEFORE, "before"), save(client, AFTER, "after")
+    response = client.get("/compare/", {"a": a, "b": b}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and response["HX-Redirect"] == f"/compare/{a}/{b}/"
+
+
+def test_hostile_text_given_to_compare_is_escaped(client):
+    a = save(client, BEFORE, "before")
+    html = client.get("/compare/", {"a": a, "b": '"><script>alert(1)</script>'}).content.decode()
+    assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
 
 
 def test_compare_unknown_or_gone_explains(client):

@@ -50,6 +50,13 @@ def soft_breaks(value: str | None) -> SafeString:
 
 
 @register.filter
+def counted(figure: object, noun: str) -> str:
+    """A figure as printed and its noun: `1 row`, `3 rows`, `0.5 rows`."""
+    text = str(figure)
+    return f"{text} {noun}" if text == "1" else f"{text} {noun}s"
+
+
+@register.filter
 def times(count: int) -> range:
     """`{% for _ in n|times %}`: repeat n times (closing nested lists of the plan tree)."""
     try:

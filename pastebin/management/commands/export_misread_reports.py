@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from analyzer.wording import plural
 from pastebin.misread import write_case
 from pastebin.models import MisreadReport, MisreadStatus
 
@@ -46,4 +47,4 @@ class Command(BaseCommand):
         if mark_triaged:
             MisreadReport.objects.filter(pk__in=written).update(status=MisreadStatus.TRIAGED)
         marked = " and marked them triaged" if mark_triaged and written else ""
-        self.stdout.write(f"Wrote {len(written)} case(s) to {output}{marked}.")
+        self.stdout.write(f"Wrote {plural(len(written), 'case')} to {output}{marked}.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
+from analyzer.wording import plural
 from pastebin import clock, idempotency
 from pastebin.maintenance import delete_records, purge_expired
 from pastebin.models import Explain, IdempotencyRecord
@@ -30,11 +31,11 @@ class Command(BaseCommand):
         expired = Explain.objects.expired(now)
         records = IdempotencyRecord.objects.filter(created_at__lte=idempotency.cutoff(now))
         if dry_run:
-            self.stdout.write(f"{expired.count()} expired explain(s) would be deleted.")
-            self.stdout.write(f"{records.count()} expired idempotency record(s) would be deleted.")
+            self.stdout.write(f"{plural(expired.count(), 'expired explain')} would be deleted.")
+            self.stdout.write(f"{plural(records.count(), 'expired idempotency record')} would be deleted.")
             return
         total = 0
         while deleted := purge_expired(now, batch_size):
             total += deleted
-        self.stdout.write(f"Deleted {total} expired explain(s).")
-        self.stdout.write(f"Deleted {delete_records(records, batch_size)} expired idempotency record(s).")
+        self.stdout.write(f"Deleted {plural(total, 'expired explain')}.")
+        self.stdout.write(f"Deleted {plural(delete_records(records, batch_size), 'expired idempotency record')}.")

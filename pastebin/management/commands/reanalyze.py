@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand
 from django.db import connections
 
 import analyzer
+from analyzer.wording import plural
 from pastebin.maintenance import Outcome, reanalyze, slug_batches
 from pastebin.models import Explain
 
@@ -41,7 +42,7 @@ class Command(BaseCommand):
                 self.stderr.write(failure)
             total.add(outcome)
         self.stdout.write(
-            f"Re-analyzed {total.analyzed} explain(s) with parser version {analyzer.PARSER_VERSION}: "
+            f"Re-analyzed {plural(total.analyzed, 'explain')} with parser version {analyzer.PARSER_VERSION}: "
             f"{total.changed} changed, {len(total.failures)} failed; analysis: {total.analysis_seconds:.1f} s of CPU."
         )
 

@@ -448,3 +448,11 @@ def test_no_key_finding_about_a_key_column_the_paste_does_not_have():
     assert "unused-index" not in kinds(findings)
     _, findings = annotate(make_plan(make_row(possible_keys="idx_a", key=None)))
     assert "unused-index" in kinds(findings)
+
+
+def test_a_count_of_one_is_singular_in_messages():
+    from analyzer.insight.findings import _estimate_off, _rows_text
+
+    assert _rows_text(1) == "about 1 row" and _rows_text(2) == "about 2 rows"
+    message = _estimate_off("`t`", 1, 500, "read")
+    assert message is not None and message.startswith("`t`: the optimizer estimated 1 row but 500 were read")

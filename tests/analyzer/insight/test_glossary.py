@@ -240,8 +240,8 @@ def test_loader_takes_parsed_data_too():
 
 
 MISTAKES = [
-    ('title = "Magic"', 'titel = "Magic"', "#1 (extra-using-magic): unknown key(s) titel"),
-    ('severity = "info"\n', "", "#1 (extra-using-magic): missing key(s) severity"),
+    ('title = "Magic"', 'titel = "Magic"', "#1 (extra-using-magic): unknown key titel"),
+    ('severity = "info"\n', "", "#1 (extra-using-magic): missing key severity"),
     ('url = "DOC"\ntitle = "Magic"', 'url = "DOCS"\ntitle = "Magic"', "#1 (extra-using-magic): unknown url id 'DOCS'"),
     ('severity = "warning"', 'severity = "critical"', "#2 (extra-using-spell): unknown severity 'critical'"),
     ('column = "extra"', 'column = "Extra"', "#1 (extra-using-magic): unknown column 'Extra'"),
@@ -256,7 +256,7 @@ MISTAKES = [
         "#2 (extra-using-spell): extra term 'using MAGIC' already listed",
     ),
     ('"https://example.org/explain"', '"example.org/explain"', "url DOC is not an https:// address"),
-    ("[urls]", '[url]\nDOC = "https://example.org/"\n\n[urls]', "unknown top-level key(s) url"),
+    ("[urls]", '[url]\nDOC = "https://example.org/"\n\n[urls]', "unknown top-level key url"),
     ('title = "Magic"', 'title = "Magic', "not valid TOML"),
 ]
 

@@ -255,7 +255,7 @@ def test_advice_key_with_schema_in_json_and_query_string_and_text_output(client)
     assert "Not checked" not in advice["reason"]
     url = "/api/v1/analyze/?" + urlencode({"query": SCAN_QUERY, "schema": ORDERS})
     plain = client.post(url, SCAN, content_type="text/plain", HTTP_ACCEPT="text/plain").content.decode()
-    assert "index advice:\n  ALTER TABLE `orders` ADD INDEX `idx_customer_id` (`customer_id`); (rows 1)" in plain
+    assert "index advice:\n  ALTER TABLE `orders` ADD INDEX `idx_customer_id` (`customer_id`); (row 1)" in plain
     assert client.post("/api/v1/analyze/", CLEAN, content_type="text/plain").json()["advice"] == []
 
 
