@@ -9,6 +9,11 @@ database on every request, so a deleted, hidden or expired explain is never serv
 
 The page's ETag stands for everything the page is made of, so a browser or proxy revalidating it
 gets a 304 without any rendering.
+
+The collapsed parts of the analysis (the clean copies and the highlighted paste, half of a plan's
+page) are not in the page: opening one loads it (htmx) from its own URL (`part_urls`), rendered
+once per (explain, parser version, template version) like the section, and served by `views.part`
+with the same liveness check.
 """
 
 from __future__ import annotations
@@ -66,11 +71,40 @@ def analysis_section(explain: Explain) -> tuple[SafeString, str]:
             "analysis": analysis,
             "raw_explain": raw_explain,
             "profile_svg_url": reverse("pastebin:profile-svg", args=[explain.slug]),
+            "part_urls": part_urls(explain.slug),
         }
         return render_to_string("analyzer/_analysis.html", context), str(analysis.get("format") or "")
 
     html, paste_format = _cached(cache_key(explain.slug, explain.parser_version), render)
     return mark_safe(html), paste_format  # noqa: S308 - rendered by our own template, escaped there
+
+
+# The parts of the analysis loaded when opened, and their headings on a page of their own.
+PARTS = {
+    "table": "Clean copy as a table",
+    "vertical": "Clean copy as vertical output",
+    "pasted": "The paste, highlighted",
+}
+
+
+def part_urls(slug: str) -> dict[str, str]:
+    return {name: reverse("pastebin:part", args=[slug, name]) for name in PARTS}
+
+
+def part_key(slug: str, parser_version: str, name: str) -> str:
+    return f"permalink-part:{slug}:{parser_version}:{TEMPLATE_VERSION}:{name}"
+
+
+def part(explain: Explain, name: str) -> SafeString:
+    """The HTML of the part `name` (a key of PARTS) of the explain's analysis, from the cache or
+    rendered now (its paste and analysis may be deferred: they are read only on a miss)."""
+
+    def render() -> str:
+        analysis, raw_explain = Explain.objects.filter(pk=explain.pk).values_list("analysis", "raw_explain").get()
+        return render_to_string("analyzer/part.html", {"analysis": analysis, "raw_explain": raw_explain, "part": name})
+
+    html = _cached(part_key(explain.slug, explain.parser_version, name), render)
+    return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
 
 
 # Stands in the cached page for the visitor's CSRF token (HTML-escaping makes it impossible in a
@@ -133,9 +167,10 @@ def describe_analysis(analysis: dict) -> str:
 
 
 def forget(slug: str, parser_version: str) -> None:
-    """Drop the cached section and summary of a deleted or changed explain."""
+    """Drop the cached section, summary and parts of a deleted or changed explain."""
     try:
-        cache.delete_many([cache_key(slug, parser_version), summary_key(slug, parser_version)])
+        keys = [cache_key(slug, parser_version), summary_key(slug, parser_version)]
+        cache.delete_many(keys + [part_key(slug, parser_version, name) for name in PARTS])
     except RedisError as exc:  # the entry ages out; a deleted explain is never served anyway
         failures.record(f"cache delete {slug}", exc)
 

@@ -15,6 +15,7 @@ urlpatterns = [
     path("search/", views.search, name="search"),
     re_path(rf"^e/{SLUG}/$", views.detail, name="detail"),
     re_path(rf"^e/{SLUG}/raw/$", views.raw, name="raw"),
+    re_path(rf"^e/{SLUG}/parts/(?P<name>table|vertical|pasted)/$", views.part, name="part"),
     re_path(rf"^e/{SLUG}/profile\.svg$", views.profile_svg, name="profile-svg"),
     re_path(rf"^e/{SLUG}/delete/$", views.delete, name="delete"),
     re_path(rf"^e/{SLUG}/edit/$", views.edit, name="edit"),

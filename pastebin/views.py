@@ -19,7 +19,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import parse_etags, patch_cache_control
+from django.utils.cache import parse_etags, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.safestring import SafeString
 from django.utils.timesince import timeuntil
@@ -258,6 +258,30 @@ def _revalidated(response: HttpResponse, tag: str | None, explain: Explain, impr
         response["ETag"] = tag
         changed = max([explain.created_at, explain.updated_at or explain.created_at, *(n.created_at for n in improvements)])
         response["Last-Modified"] = http_date(changed.timestamp())
+    return response
+
+
+@noindex
+@require_safe
+def part(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    """A collapsed part of the permalink's analysis (a clean copy, the highlighted paste): the bare
+    HTML for htmx, which loads it into the page when it is opened, or a page of its own, which the
+    permalink links to for browsers without JavaScript. 404 when the explain is not live."""
+    explain = lookup.find_explain(slug, defer=lookup.HEAVY_FIELDS)
+    if explain is None or lookup.gone_reason(explain, slug):
+        raise Http404("There is no saved explain with this address.")
+    bare = is_htmx(request)
+    tag = permalink.etag(permalink.TEMPLATE_VERSION, slug, explain.parser_version, explain.title, name, bare)
+    if tag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+    elif bare:
+        response = HttpResponse(permalink.part(explain, name))
+    else:
+        context = {"explain": explain, "heading": permalink.PARTS[name], "part_html": permalink.part(explain, name)}
+        response = render(request, "pastebin/part.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    patch_cache_control(response, private=True, no_cache=True)  # unlisted, and gone once deleted or expired
+    response["ETag"] = tag
     return response
 
 

@@ -251,7 +251,7 @@ class TreeWriter:
         if node.condition and node.condition not in node.label:
             parts.append(f'<code class="node-cond">{esc(node.condition)}</code>')
         if node.detail:
-            parts.append(f'<span class="node-detail">{esc(node.detail)}</span>')
+            parts.append(f"<small>{esc(node.detail)}</small>")
         return f'<span class="node-line">{" ".join(part for part in parts if part)}</span>'
 
     def _time(self, node: TreeNode, timing: Timing | None) -> str:
@@ -270,7 +270,7 @@ class TreeWriter:
     def _label(self, node: TreeNode) -> str:
         label = esc(node.label)
         if node.row is not None:
-            label = f'<a href="#{esc(self.prefix)}row-{node.row}">{label}</a>'
+            return f'<a class="node-label" href="#{esc(self.prefix)}row-{node.row}">{label}</a>'
         return f'<span class="node-label">{label}</span>'
 
 
@@ -280,13 +280,13 @@ def _metrics(node: TreeNode, timing: Timing | None) -> list[str]:
     actual = format_count(timing.rows_actual) if timing and timing.rows_actual is not None else None
     loops = timing.loops if timing and timing.loops is not None else node.loops
     figures = [
-        ("node-metric", _counted("est.", estimated or _grouped(node.rows), "row")),
-        ("node-metric actual", _counted("actual", actual or _grouped(node.actual_rows), "row")),
-        ("node-metric", "" if node.never_executed else _counted("", _grouped(_text(loops)), "loop")),
-        ("node-metric actual", f"total {format_ms(timing.total_ms)}" if timing and node.children else ""),
-        ("node-metric", f"cost {format_count(node.cost)}" if node.cost is not None else ""),
+        ("<small>", _counted("est.", estimated or _grouped(node.rows), "row")),
+        ('<small class="actual">', _counted("actual", actual or _grouped(node.actual_rows), "row")),
+        ("<small>", "" if node.never_executed else _counted("", _grouped(_text(loops)), "loop")),
+        ('<small class="actual">', f"total {format_ms(timing.total_ms)}" if timing and node.children else ""),
+        ("<small>", f"cost {format_count(node.cost)}" if node.cost is not None else ""),
     ]
-    return [f'<span class="{cls}">{esc(text)}</span>' for cls, text in figures if text]
+    return [f"{tag}{esc(text)}</small>" for tag, text in figures if text]
 
 
 def _text(value: int | str | None) -> str | None:

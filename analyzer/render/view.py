@@ -93,7 +93,7 @@ class TermNotes:
         )
         note = self.by_content.get(content)
         if note is None:
-            note = self.by_content[content] = TermNote(f"{self.prefix}term-{len(self.by_content) + 1}", *content)
+            note = self.by_content[content] = TermNote(f"{self.prefix}t{len(self.by_content) + 1}", *content)
         return note
 
 
@@ -243,6 +243,15 @@ class AnalysisView:
     advice: list[AdviceView] = field(default_factory=list)  # indexes to add
     # `findings` of one kind together, most severe first: what the page shows.
     finding_groups: list[FindingGroup[FindingView]] = field(default_factory=list)
+    # Whether the page has a raw paste and clean copies to show; without `parts` (see `build_view`)
+    # their text is left out, and loaded when their collapsed sections are opened.
+    has_paste: bool = False
+    has_copies: bool = False
+
+    @property
+    def copies(self) -> list[tuple[str, str]]:
+        """The clean copies, as (name, text): the table, then the vertical output."""
+        return [("table", self.clean_table), ("vertical", self.clean_vertical)]
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -297,9 +306,12 @@ def _row_label(index: int, rows: list[dict[str, Any]]) -> str:
     return f"row {index + 1} ({table})" if table else f"row {index + 1}"
 
 
-def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "") -> AnalysisView:
+def build_view(
+    analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "", parts: bool = True
+) -> AnalysisView:
     """The view of an `Analysis.to_dict()` dict, with the raw paste highlighted; `prefix` starts
-    the ids of its explanations (a page may show two analyses)."""
+    the ids of its explanations (a page may show two analyses). Without `parts`, the clean copies
+    and the highlighted paste are left out (a saved explain's page loads them when they are opened)."""
     columns: list[str] = [str(c) for c in analysis.get("columns") or []]
     rows: list[dict[str, Any]] = analysis.get("rows") or []
     annotations: list[dict[str, Any]] = analysis.get("annotations") or []
@@ -332,8 +344,8 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         uncertain=bool(analysis.get("uncertain")),
         tree=tree,
         tree_size=count(nodes),
-        clean_table=format_table(plan) if rows else "",
-        clean_vertical=format_vertical(plan) if rows else "",
+        clean_table=format_table(plan) if rows and parts else "",
+        clean_vertical=format_vertical(plan) if rows and parts else "",
         query=query,
         query_html=highlight_query(query, _table_rows(shown)) if query else "",
         raw_html="",
@@ -343,6 +355,8 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         finding_count=len(findings),
         terms=list(notes.by_content.values()),
         advice=_advice_views(analysis.get("advice"), rows, len(row_views), prefix),
+        has_paste=bool(raw_explain),
+        has_copies=bool(rows),
     )
     view.finding_groups = group_findings(
         view.findings, lambda f: f.severity, lambda f: f.kind, lambda f: f.message
@@ -352,7 +366,7 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         targets = {path for f in findings[:MAX_SHOWN_FINDINGS] for path in _finding_paths(f.get("path"))}
         view.profile = _profile_view(profile, nodes, shown_nodes, prefix, targets)
     if raw_explain:
-        _raw_paste(view, raw_explain, analysis.get("lines"))
+        _raw_paste(view, raw_explain, analysis.get("lines"), highlight=parts)
     return view
 
 
@@ -376,20 +390,22 @@ def _profile_view(
     )
 
 
-def _raw_paste(view: AnalysisView, raw: str, stored: Any) -> None:
+def _raw_paste(view: AnalysisView, raw: str, stored: Any, highlight: bool = True) -> None:
     """The raw paste of `view`, highlighted, and marked by what became of its lines when the
-    analysis says so (`stored`: its `lines`; analyses saved before they existed have none)."""
+    analysis says so (`stored`: its `lines`; analyses saved before they existed have none).
+    Without `highlight`, only how many of its lines were not read."""
     text = raw.replace("\r\n", "\n").replace("\r", "\n")  # the line breaks the analysis counted
     lines = text.split("\n")
     spans = _line_spans(stored, len(lines))
     if not spans:
-        view.raw_html = highlight_explain(raw)
+        view.raw_html = highlight_explain(raw) if highlight else ""
         return
     view.spans_unmarked = max(0, len(spans) - MAX_MARKED_SPANS)
     spans = spans[:MAX_MARKED_SPANS]
     view.spans_marked = len(spans)
-    view.raw_parts = _raw_parts(text, lines, spans)
-    view.line_notes = _line_notes(view.raw_parts, view.prefix)
+    if highlight:
+        view.raw_parts = _raw_parts(text, lines, spans)
+        view.line_notes = _line_notes(view.raw_parts, view.prefix)
     view.lines_not_read = sum(
         1 for span in spans if span.role == "ignored" for line in lines[span.first - 1 : span.last] if line.strip()
     )

@@ -81,6 +81,30 @@ def test_copy_link_button(open_page):
     assert page.evaluate("navigator.clipboard.readText()") == page.url
 
 
+def test_collapsed_parts_load_when_opened_or_are_links_without_javascript(open_page):
+    slug = save_via_http(read_fixture("analyze_table.txt"), "parts")
+    page = open_page(f"/e/{slug}/")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    expect(page.locator("#clean-table")).to_have_count(0)
+    page.locator(".copies summary").first.click()
+    expect(page.locator("#clean-table")).to_contain_text("| id |")
+    button = page.locator("[data-copy='clean-table']")
+    button.click()
+    expect(button).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == page.locator("#clean-table").inner_text()
+    page.locator(".copies summary").first.click()  # closed and opened again: loaded once
+    page.locator(".copies summary").first.click()
+    expect(page.locator("#clean-table")).to_have_count(1)
+
+    plain = open_page(f"/e/{slug}/", java_script_enabled=False)
+    plain.locator(".raw-section summary").click()
+    with plain.expect_navigation():
+        plain.get_by_role("link", name="Open the paste, highlighted").click()
+    assert plain.url.endswith(f"/e/{slug}/parts/pasted/")
+    expect(plain.locator("h1")).to_have_text("The paste, highlighted")
+    expect(plain.locator("pre.raw")).to_be_visible()
+
+
 def test_hostile_paste_on_home_and_permalink_runs_nothing(open_page, trouble):
     page = open_page("/")
     page.locator("#id_query").fill(HOSTILE_QUERY)

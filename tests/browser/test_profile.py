@@ -33,7 +33,7 @@ def test_graph_and_tree_show_and_links_reach_the_tree_node(open_page):
     expect(page.locator("ul.tree.profiled li.slowest")).to_be_visible()
     expect(page.locator("#node-0 .share").first).to_contain_text("59.2%")
 
-    link = page.locator(".finding a.node-link").first
+    link = page.locator('.findings a[href^="#node-"]').first
     target = link.get_attribute("href")
     link.click()
     expect(page.locator(target)).to_be_in_viewport()

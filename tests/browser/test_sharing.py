@@ -23,10 +23,10 @@ PHONE = {"width": 390, "height": 844}
 def test_findings_of_an_eleven_row_plan_stay_short_on_a_phone(open_page):
     slug = save_via_http(eleven_rows(), "eleven rows")
     page = open_page(f"/e/{slug}/", viewport=PHONE, is_mobile=True, has_touch=True)
-    cards = page.locator(".findings li.finding")
+    cards = page.locator(".findings ol > li")
     expect(cards).to_have_count(3)
     expect(cards.first).to_contain_text("Full table scans (6)")
-    expect(page.locator(".findings .finding-advice").first).to_have_text(ADVICE)
+    expect(page.locator(".findings p.shared").first).to_have_text(ADVICE)
     assert page.locator(".findings").inner_text().count(ADVICE) == 1
     height = page.locator(".findings").bounding_box()["height"]
     assert height < 1500, height  # one card per finding made several thousand pixels

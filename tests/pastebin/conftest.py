@@ -26,3 +26,19 @@ def create(client, paste):
         return create_via_api(client, text if text is not None else paste, **params)
 
     return _create
+
+
+@pytest.fixture
+def rendered(monkeypatch) -> list[str]:
+    """The names of the templates the permalink's cache renders (its analysis section and parts), as rendered."""
+    from pastebin import permalink
+
+    names: list[str] = []
+    original = permalink.render_to_string
+
+    def counting(name, context=None, request=None):
+        names.append(name)
+        return original(name, context, request)
+
+    monkeypatch.setattr(permalink, "render_to_string", counting)
+    return names

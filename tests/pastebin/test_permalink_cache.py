@@ -22,20 +22,7 @@ def saved():
     return save_explain(explain_table(20), title="cached page").explain
 
 
-def _sections_rendered(monkeypatch) -> list[str]:
-    rendered: list[str] = []
-    original = permalink.render_to_string
-
-    def counting(name, context=None, request=None):
-        rendered.append(name)
-        return original(name, context, request)
-
-    monkeypatch.setattr(permalink, "render_to_string", counting)
-    return rendered
-
-
-def test_the_analysis_section_is_rendered_once_for_every_visitor(client, saved, monkeypatch):
-    rendered = _sections_rendered(monkeypatch)
+def test_the_analysis_section_is_rendered_once_for_every_visitor(client, saved, rendered):
     pages = [client.get(saved.get_absolute_url()) for _ in range(3)]
     client.cookies["sessionid"] = "someone-else"  # a visitor with a session gets a page of its own
     pages.append(client.get(saved.get_absolute_url()))
@@ -77,8 +64,7 @@ def test_a_deleted_or_hidden_explain_is_never_served_from_the_cache(client, save
     assert cache.get(permalink.cache_key(saved.slug, saved.parser_version)) is None
 
 
-def test_a_new_parser_version_renders_the_section_again(client, saved, monkeypatch):
-    rendered = _sections_rendered(monkeypatch)
+def test_a_new_parser_version_renders_the_section_again(client, saved, rendered):
     client.get(saved.get_absolute_url())
     Explain.objects.filter(pk=saved.pk).update(parser_version="next")
     client.get(saved.get_absolute_url())

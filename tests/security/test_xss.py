@@ -66,6 +66,9 @@ def test_saved_through_the_api(client, create_explain, fmt, payload):
     assert "&lt;script" in page or "<script" not in payload
     check_raw(client, slug, paste)
     check_profile_svg(client, slug)
+    for part in ("table", "vertical", "pasted"):  # the permalink's parts loaded when opened, bare and as a page
+        check_page(client, f"/e/{slug}/parts/{part}/", headers={"HX-Request": "true"})
+        check_page(client, f"/e/{slug}/parts/{part}/")
     check_page(client, "/recent/")
     check_page(client, "/search/", data={"q": "alert"})
     check_page(client, "/search/", data={"q": payload[:50]})

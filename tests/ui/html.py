@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+# Start tags that end an open element left unclosed (HTML's optional end tags, which the plan
+# table's rows use), as far up as the element in the value.
+IMPLIED_END = {"td": ({"td", "th"}, "tr"), "th": ({"td", "th"}, "tr"), "tr": ({"tr"}, "table")}
 
 
 @dataclass
@@ -58,6 +61,13 @@ class _Builder(HTMLParser):
         self.current = self.root
 
     def handle_starttag(self, tag, attrs):
+        if tag in IMPLIED_END:
+            ended, limit = IMPLIED_END[tag]
+            node = self.current
+            while node is not self.root and node.tag != limit and node.tag not in ended:
+                node = node.parent
+            if node.tag in ended:
+                self.current = node.parent
         node = Node(tag, dict(attrs), parent=self.current)
         self.current.children.append(node)
         if tag not in VOID:

@@ -177,17 +177,29 @@ def test_plan_table_layout():
     assert [h.text.strip() for h in headers][1:] == base_analysis()["columns"]
     assert "num" in headers[7].classes  # rows: numbers right-aligned
     assert "num" not in headers[3].classes
-    nulls = doc.by_id("row-0").find_all("span", cls="null")
+    assert {c for c in table.classes if c.startswith("num-")} == {"num-2", "num-8"}  # their cells too, by site.css
+    nulls = doc.by_id("row-0").find_all("td", cls="null")
     assert [n.text for n in nulls] == ["NULL", "NULL"]
     # Short lists of keys stay on one line; long ones wrap in a box, after their commas.
     keys = doc.by_id("row-1").find_all("td")[4]
     assert keys.text == "PRIMARY,idx_a,idx_b" and not keys.find_all("div") and not keys.find_all("wbr")
-    assert "num" in doc.by_id("row-1").find_all("td")[6].classes
+    assert [td.text for td in doc.by_id("row-1").find_all("td")][5:] == ["PRIMARY", "1", ""]
     assert doc.by_id("row-1").find_all("th", scope="row")[0].find_all("a", href="#row-1")
     analysis = base_analysis()
     analysis["rows"][1]["possible_keys"] = "PRIMARY,idx_customer_created_at,idx_status"
     keys = parse(render(analysis)).by_id("row-1").find_all("td")[4]
     assert keys.find_all("div", cls="wrap-box") and len(keys.find_all("wbr")) == 2
+
+
+def test_numeric_columns_past_the_table_classes_are_aligned_by_their_cells():
+    columns = [f"c{n}" for n in range(20)]
+    analysis = base_analysis(columns=columns, rows=[{c: str(n) for n, c in enumerate(columns)}], tables=[])
+    doc = parse(render(analysis))
+    table = doc.find_all("table", cls="plan")[0]
+    assert {c for c in table.classes if c.startswith("num-")} == {f"num-{p}" for p in range(2, 17)}
+    cells = doc.by_id("row-0").find_all("td")
+    assert [td.text for td in cells] == [str(n) for n in range(20)]
+    assert [n for n, td in enumerate(cells) if "num" in td.classes] == list(range(15, 20))
 
 
 def test_findings_most_severe_first_with_row_links():
@@ -197,8 +209,8 @@ def test_findings_most_severe_first_with_row_links():
         {"severity": "warning", "message": "Join buffer on t2", "rows": [1, 0], "kind": "c"},
     ]
     doc = parse(render(base_analysis(findings=findings)))
-    items = doc.find_all("li", cls="finding")
-    assert [i.find_all("span", cls="finding-text")[0].text for i in items] == [
+    items = doc.find_all("section", cls="findings")[0].find_all("li")
+    assert [i.find_all("p")[0].text for i in items] == [
         "Full scan of t1",
         "Join buffer on t2",
         "Sorted in a temporary file",
@@ -323,15 +335,17 @@ def test_the_same_finding_on_several_rows_is_one_card_listing_them():
 
     analysis = analyze(eleven_rows()).to_dict()
     doc = parse(render(analysis))
-    cards = doc.find_all("li", cls="finding")
+    [findings] = doc.find_all("section", cls="findings")
+    [listing] = findings.find_all("ol")
+    cards = [child for child in listing.children if getattr(child, "tag", None) == "li"]
     kinds = list(dict.fromkeys(f["kind"] for f in analysis["findings"]))
     assert len(cards) == len(kinds) == 3 < len(analysis["findings"])
     scans = cards[0]
-    assert "sev-bad" in scans.classes and "finding-group" in scans.classes
-    assert scans.find_all("span", cls="finding-text")[0].text == "Full table scans (6)"
-    items = scans.find_all("ul", cls="finding-items")[0].find_all("li")
+    assert "sev-bad" in scans.classes and "group" in scans.classes
+    assert scans.find_all("p")[0].text == "Full table scans (6)"
+    items = scans.find_all("ul")[0].find_all("li")
     assert [i.find_all("a")[0].attrs["href"] for i in items] == [f"#row-{n}" for n in range(6)]
-    assert scans.find_all("p", cls="finding-advice")[0].text == ADVICE
+    assert scans.find_all("p", cls="shared")[0].text == ADVICE
     assert render(analysis).count(ADVICE) == 1
     # The summary still counts every finding.
     assert f"{len(analysis['findings'])} findings" in doc.find_all("p", cls="summary")[0].text

@@ -141,8 +141,8 @@ def test_findings_that_name_a_step_link_to_it():
         {"severity": "info", "message": "Nowhere", "rows": [], "kind": "y", "path": [7]},
     ]
     doc = parse(render(analysis))
-    findings = doc.find_all("li", cls="finding")
-    first = findings[0].find_all("a", cls="node-link")
+    findings = doc.find_all("section", cls="findings")[0].find_all("li")
+    first = findings[0].find_all("a")
     assert [(a.attrs["href"], a.text) for a in first] == [
         ("#node-0-1-0-0", "Index lookup on i using idx_shop (shop_id=s.id)")
     ]

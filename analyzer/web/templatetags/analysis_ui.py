@@ -23,12 +23,20 @@ from analyzer.render.view import AnalysisView, Cell, RawPart, RowView, Segment, 
 register = template.Library()
 
 _BREAK_AFTER = re.compile(r"([,;])")
+# The plan table's columns up to this position (the row number's is 1) are right-aligned by a
+# class of the table when numeric (site.css has a rule for each); those after it by their cells'.
+NUMBERED_COLUMNS = 16
+# The severities of a row's worst term that mark the row (site.css draws a border beside it).
+MARKED_ROWS = ("bad", "warning")
 
 
 @register.simple_tag
-def analysis_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "") -> AnalysisView:
-    """Everything `_analysis.html` shows; the highlighted HTML is built from escaped tokens."""
-    view = build_view(analysis, raw_explain, prefix)
+def analysis_view(
+    analysis: dict[str, Any], raw_explain: str | None = None, prefix: str = "", part_urls: object = None
+) -> AnalysisView:
+    """Everything `_analysis.html` shows; the highlighted HTML is built from escaped tokens. With
+    `part_urls` (a saved explain's), the collapsed parts are left out: the page loads them from there."""
+    view = build_view(analysis, raw_explain, prefix, parts=not part_urls)
     view.query_html = mark_safe(view.query_html)  # noqa: S308 - every token escaped in analyzer.render.highlight
     view.raw_html = mark_safe(view.raw_html)  # noqa: S308 - same
     for note in view.warnings:
@@ -54,6 +62,12 @@ def counted(figure: object, noun: str) -> str:
     """A figure as printed and its noun: `1 row`, `3 rows`, `0.5 rows`."""
     text = str(figure)
     return f"{text} {noun}" if text == "1" else f"{text} {noun}s"
+
+
+@register.filter
+def item(mapping: Any, key: str) -> Any:
+    """`{{ urls|item:name }}`: the value under a key held in a variable."""
+    return mapping.get(key, "") if isinstance(mapping, dict) else ""
 
 
 @register.filter
@@ -96,7 +110,12 @@ def _segment(seg: Segment, breaks: bool) -> str:
     return f'<a class="term sev-{_esc(seg.note.severity)}" href="#{target}" aria-describedby="{target}">{text}</a>'
 
 
-def _cell(cell: Cell) -> str:
+def _cell(cell: Cell, position: int) -> str:
+    """A cell of the plan table, the `position`th of its row, without its end tag (see `_row`); the
+    first columns are right-aligned when numeric by a class of the table (`numeric_columns`), the
+    others by a class of their own."""
+    if cell.is_null and not cell.chips:
+        return '<td class="null">NULL'
     if cell.is_null:
         inner = '<span class="null">NULL</span>'
     else:
@@ -107,29 +126,40 @@ def _cell(cell: Cell) -> str:
         # box keeps its width when the table is short of room (site.css).
         kind = "wrap-box extra" if cell.column.lower() == "extra" else "wrap-box"
         inner = f'<div class="{kind}">{inner}</div>'
-    return f'<td class="num">{inner}</td>' if cell.numeric else f"<td>{inner}</td>"
+    return f'<td class="num">{inner}' if cell.numeric and position > NUMBERED_COLUMNS else f"<td>{inner}"
 
 
 def _row(row: RowView, prefix: str) -> str:
-    """A row of the plan table, headed by its number (styled as `.plan tbody th`)."""
+    """A row of the plan table, headed by its number (styled as `.plan tbody th`), marked when it
+    is affected by a truncated paste and when its worst term is bad or a warning. Its cells and
+    itself leave out their end tags, which HTML makes optional (the next cell, row or `</tbody>`
+    ends them): a sixth of the table's markup."""
     anchor = f"{_esc(prefix)}row-{row.index}"
-    classes = " ".join(
-        c for c in ("affected" if row.affected else "", f"row-{_esc(row.severity)}" if row.severity else "") if c
-    )
+    marked = row.severity in MARKED_ROWS
+    classes = " ".join(c for c in ("affected" if row.affected else "", f"row-{row.severity}" if marked else "") if c)
     cut = (
         '<span class="cut" title="Affected by the truncated paste">✂<span class="visually-hidden"> affected by truncation</span></span>'
         if row.affected
         else ""
     )
-    head = f'<th scope="row"><a href="#{anchor}">{row.number}</a>{cut}</th>'
+    head = f'<th scope="row"><a href="#{anchor}">{row.number}</a>{cut}'
     attributes = f'id="{anchor}" class="{classes}"' if classes else f'id="{anchor}"'
-    return f"<tr {attributes}>{head}{''.join(_cell(c) for c in row.cells)}</tr>"
+    cells = "".join(_cell(c, position) for position, c in enumerate(row.cells, start=2))
+    return f"<tr {attributes}>{head}{cells}"
+
+
+@register.filter
+def numeric_columns(view: AnalysisView) -> str:
+    """Classes of the plan table saying which of its first columns are numeric (`num-2` for the
+    first after the row number): site.css right-aligns their cells, which need no class each."""
+    positions = enumerate((numeric for _, numeric in view.columns), start=2)
+    return "".join(f" num-{p}" for p, numeric in positions if numeric and p <= NUMBERED_COLUMNS)
 
 
 @register.simple_tag
 def plan_rows(view: AnalysisView) -> SafeString:
     """The `<tr>` rows of the plan table, with its terms linked to their explanations."""
-    return mark_safe("\n".join(_row(r, view.prefix) for r in view.rows))  # noqa: S308 - built from escaped parts
+    return mark_safe("".join(_row(r, view.prefix) for r in view.rows))  # noqa: S308 - built from escaped parts
 
 
 def _raw_part(part: RawPart) -> str:
