@@ -45,6 +45,7 @@ bench: venv
 	$(PY) bench/json_tree_readers.py
 	$(PY) bench/profile_bench.py
 	$(PY) bench/render_bench.py
+	$(PY) bench/cli_bench.py
 
 # Requests per second of the main endpoints against a bare Django hello world (needs wrk).
 bench-http: venv

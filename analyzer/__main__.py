@@ -7,13 +7,14 @@ did not (its error goes to stderr), 2 for usage errors.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 
 from analyzer.model import ParseError
 from analyzer.pipeline import DEFAULT_MAX_BYTES, analyze
-from analyzer.render.text import format_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 
 def _read(path: str) -> str:
@@ -23,13 +24,64 @@ def _read(path: str) -> str:
         return handle.read().decode("utf-8", errors="replace")
 
 
-def main(argv: list[str] | None = None) -> int:
+class _Arguments:
+    """The command line as `argparse` reads it: `files`, `json`, `query`, `max_bytes`."""
+
+    def __init__(self) -> None:
+        self.files = ["-"]
+        self.json = False
+        self.query: str | None = None
+        self.max_bytes = DEFAULT_MAX_BYTES
+
+
+def _parse_arguments(argv: list[str] | None) -> _Arguments | argparse.Namespace:
+    """The command line's options and files. A plain one (whole options, one run of files) is read
+    here; any other (`--help`, `--query=…`, a shortened or unknown option, a mistake) by `argparse`,
+    which costs more to import than analyzing a short paste."""
+    args = sys.argv[1:] if argv is None else argv
+    plain = _plain_arguments(args)
+    if plain is not None:
+        return plain
+    import argparse
+
     parser = argparse.ArgumentParser(prog="python -m analyzer", description="Analyze MySQL/MariaDB EXPLAIN output.")
     parser.add_argument("files", nargs="*", default=["-"], help="files holding a pasted EXPLAIN (default: stdin)")
     parser.add_argument("--json", action="store_true", help="print the analysis as JSON")
     parser.add_argument("--query", help="the SQL statement the explain is for")
     parser.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs")
-    args = parser.parse_args(argv)
+    return parser.parse_args(args)
+
+
+def _plain_arguments(args: list[str]) -> _Arguments | None:
+    """`args` read as `argparse` would, or None when they are not plain (see `_parse_arguments`)."""
+    read = _Arguments()
+    files: list[str] = []
+    after_file = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        value = args[i + 1] if i + 1 < len(args) else "-"
+        is_file = arg == "-" or not arg.startswith("-")
+        if is_file and files and not after_file:
+            return None  # files again after an option: argparse refuses them
+        if is_file:
+            files.append(arg)
+        elif arg == "--json":
+            read.json = True
+        elif arg == "--query" and not value.startswith("-"):
+            read.query, i = value, i + 1
+        elif arg == "--max-bytes" and value.isascii() and value.isdigit():
+            read.max_bytes, i = int(value), i + 1
+        else:
+            return None
+        after_file = is_file
+        i += 1
+    read.files = files or read.files
+    return read
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_arguments(argv)
 
     status = 0
     for number, path in enumerate(args.files):
@@ -45,10 +97,14 @@ def main(argv: list[str] | None = None) -> int:
             status = 1
             continue
         if args.json:
+            import json
+
             print(json.dumps(analysis.to_dict(), ensure_ascii=False, indent=2))
         else:
             if len(args.files) > 1:
                 print(("\n" if number else "") + f"== {label}")
+            from analyzer.render.text import format_report
+
             sys.stdout.write(format_report(analysis))
     return status
 

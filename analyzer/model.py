@@ -11,8 +11,12 @@ analysis.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMATS = ("table", "vertical", "tsv", "csv", "json", "tree")
 SEVERITIES = ("good", "info", "warning", "bad")

@@ -21,12 +21,12 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from analyzer.deadline import check_deadline
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, Columns, width
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
 BOX_DRAWING = str.maketrans(

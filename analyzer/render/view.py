@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.insight import glossary
+from analyzer.lazy import lazy_regex
 from analyzer.model import LINE_ROLES, LineSpan, Plan
 from analyzer.render.highlight import highlight_explain, highlight_explain_parts, highlight_query
 from analyzer.render.icicle import icicle_svg
@@ -30,17 +29,22 @@ from analyzer.render.profile_view import (
     read_profile,
 )
 from analyzer.render.text import format_table, format_vertical
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
 # Columns whose long values (lists of keys, "; "-joined Extra items) may break after , and ;
 # when longer than WRAP_WIDTH characters (their box in site.css is 34ch wide at most).
 WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
 WRAP_WIDTH = 30
-_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
-_EXTRA_SPLIT = re.compile(r"(;\s*)")
+_NUMBER = lazy_regex(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
+_EXTRA_SPLIT = lazy_regex(r"(;\s*)")
 # The query as the optimizer rewrote it (Note 1003 of SHOW WARNINGS): the server prints it in
 # lower case, often after a `/* select#1 */` comment; other notes are sentences ("Select 2 was ...").
-_REWRITTEN_QUERY = re.compile(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
+_REWRITTEN_QUERY = lazy_regex(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
 # A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
 # cells would make a page of many megabytes); the raw text and the JSON keep them all.
 MAX_SHOWN_ROWS = 1000
