@@ -7,10 +7,8 @@ did not (its error goes to stderr), 2 for usage errors.
 
 from __future__ import annotations
 
+import gc
 import sys
-
-from analyzer.model import ParseError
-from analyzer.pipeline import DEFAULT_MAX_BYTES, analyze
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,19 +25,21 @@ def _read(path: str) -> str:
 class _Arguments:
     """The command line as `argparse` reads it: `files`, `json`, `query`, `max_bytes`."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_bytes: int) -> None:
         self.files = ["-"]
         self.json = False
         self.query: str | None = None
-        self.max_bytes = DEFAULT_MAX_BYTES
+        self.max_bytes = max_bytes
 
 
 def _parse_arguments(argv: list[str] | None) -> _Arguments | argparse.Namespace:
     """The command line's options and files. A plain one (whole options, one run of files) is read
     here; any other (`--help`, `--query=…`, a shortened or unknown option, a mistake) by `argparse`,
     which costs more to import than analyzing a short paste."""
+    from analyzer.pipeline import DEFAULT_MAX_BYTES
+
     args = sys.argv[1:] if argv is None else argv
-    plain = _plain_arguments(args)
+    plain = _plain_arguments(args, DEFAULT_MAX_BYTES)
     if plain is not None:
         return plain
     import argparse
@@ -52,9 +52,10 @@ def _parse_arguments(argv: list[str] | None) -> _Arguments | argparse.Namespace:
     return parser.parse_args(args)
 
 
-def _plain_arguments(args: list[str]) -> _Arguments | None:
-    """`args` read as `argparse` would, or None when they are not plain (see `_parse_arguments`)."""
-    read = _Arguments()
+def _plain_arguments(args: list[str], max_bytes: int) -> _Arguments | None:
+    """`args` read as `argparse` would, or None when they are not plain (see `_parse_arguments`);
+    `max_bytes` is the default."""
+    read = _Arguments(max_bytes)
     files: list[str] = []
     after_file = False
     i = 0
@@ -81,6 +82,9 @@ def _plain_arguments(args: list[str]) -> _Arguments | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from analyzer.model import ParseError
+    from analyzer.pipeline import analyze
+
     args = _parse_arguments(argv)
 
     status = 0
@@ -110,4 +114,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # A short-lived process: the system takes its memory back at exit, so collecting cycles only
+    # costs time, while the engine is imported and reads (each collection looks over the objects
+    # the imports made) and at exit, where the collector leaves frozen objects alone.
+    gc.disable()
+    status = main()
+    gc.freeze()
+    sys.exit(status)

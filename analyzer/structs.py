@@ -5,9 +5,10 @@ Importing `dataclasses` imports `inspect` (and with it `ast`, `dis`, `tokenize`â
 three to five methods for every class; on a short paste `python -m analyzer` spent more CPU time on
 that than on everything else it does. This module does what the engine asks of it, with the same
 meaning: fields with defaults, `field(default_factory=â€¦)`, `field(init=False)`, `__post_init__`,
-`slots=True`, `frozen=True` and `eq=False`. Only `__init__` is compiled for each class (so making
-an instance costs what it costs with `dataclasses`); equality, the hash of a frozen class and
-`repr()` are shared methods that read the fields. Type checkers read the standard module, whose
+`slots=True`, `frozen=True` and `eq=False`. Only `__init__` is compiled for each class, when the
+first instance is made (so a class a paste does not need costs nothing, and making an instance
+costs what it costs with `dataclasses`); equality, the hash of a frozen class and `repr()` are
+shared methods that read the fields. Type checkers read the standard module, whose
 rules are the same for these options.
 """
 
@@ -56,13 +57,13 @@ else:
     def _process(cls, eq, frozen, slots):
         fields = _fields(cls)
         names = tuple(spec.name for spec in fields)
+        owner = [cls]  # the class made, for `__init__` to find
         methods = {
             "__struct_fields__": fields,
             "__match_args__": tuple(spec.name for spec in fields if spec.init),
-            "__init__": _init(cls, fields, frozen),
+            "__init__": _first_init(owner, fields, frozen),
             "__repr__": _repr(names),
         }
-        methods["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
         if eq:
             key = _key(names)
             methods["__eq__"] = _eq(key)
@@ -76,6 +77,7 @@ else:
             namespace.pop("__weakref__", None)
             made = type(cls)(cls.__name__, cls.__bases__, {**namespace, **methods, "__slots__": names})
             made.__qualname__ = cls.__qualname__
+            owner[0] = made
             return made
         for spec in fields:
             # As with `dataclasses`, the class keeps plain defaults as attributes, not `field()`s.
@@ -102,6 +104,19 @@ else:
             spec.name = name
             fields.append(spec)
         return tuple(fields)
+
+    def _first_init(owner, fields, frozen):
+        """An `__init__` that compiles the real one for the class in `owner`, puts it in its place
+        and runs it."""
+
+        def __init__(self, *args, **kwargs):
+            cls = owner[0]
+            init = _init(cls, fields, frozen)
+            init.__qualname__ = f"{cls.__qualname__}.__init__"
+            cls.__init__ = init
+            init(self, *args, **kwargs)
+
+        return __init__
 
     def _init(cls, fields, frozen):
         """`__init__`, compiled from its source as `dataclasses` makes it."""

@@ -233,7 +233,7 @@ def read_cached(source: str, cache: str) -> Glossary:
     key = (_CACHE_VERSION, stat.st_size, stat.st_mtime_ns)
     try:
         with open(cache, "rb") as handle:
-            cached_key, data = marshal.load(handle)
+            cached_key, data = marshal.loads(handle.read())  # `marshal.load` reads a file in small pieces
         if cached_key == key:
             return load(data, checked=True)
     except (OSError, ValueError, EOFError, TypeError):

@@ -86,9 +86,9 @@ def test_plain_command_lines_are_read_as_argparse_reads_them(monkeypatch):
     from analyzer import __main__ as cli
 
     for argv in ARGVS:
-        plain = cli._plain_arguments(argv)
+        plain = cli._plain_arguments(argv, 1024 * 1024)
         assert plain is not None, argv
-        monkeypatch.setattr(cli, "_plain_arguments", lambda args: None)
+        monkeypatch.setattr(cli, "_plain_arguments", lambda args, default: None)
         assert vars(cli._parse_arguments(argv)) == vars(plain), argv
         monkeypatch.undo()
 
@@ -109,7 +109,7 @@ def test_other_command_lines_are_left_to_argparse():
         ["-x"],
     ]
     for argv in others:
-        assert cli._plain_arguments(argv) is None, argv
+        assert cli._plain_arguments(argv, 1) is None, argv
 
 
 def test_a_mistake_is_a_usage_error():
