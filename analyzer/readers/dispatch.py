@@ -41,6 +41,7 @@ from analyzer.readers.resultset import (
 )
 from analyzer.readers.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
 from analyzer.repair.cleanup import Cleaned, clean, statement_query
+from analyzer.repair.textwidth import expand_tabs
 from analyzer.structs import dataclass, replace
 from analyzer.wording import describe_lines, plural
 
@@ -180,8 +181,6 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
     tabbed = _tabbed_table_lines(lines)
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
-        from analyzer.repair.textwidth import expand_tabs
-
         lines = _rewritten(lines, tabbed, expand_tabs)
         notices.append(f"Turned tabs back into spaces in {plural(len(tabbed), 'table line')}.")
     return lines, notices
