@@ -46,6 +46,7 @@ bench: venv
 	$(PY) bench/profile_bench.py
 	$(PY) bench/render_bench.py
 	$(PY) bench/advice_bench.py
+	$(PY) bench/cli_bench.py
 
 # Requests per second of the main endpoints against a bare Django hello world (needs wrk).
 bench-http: venv

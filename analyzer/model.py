@@ -11,8 +11,12 @@ analysis.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMATS = ("table", "vertical", "tsv", "csv", "json", "tree")
 SEVERITIES = ("good", "info", "warning", "bad")
@@ -83,12 +87,12 @@ class ParseError(ValueError):
 @dataclass(slots=True)
 class PlanNode:
     """One step of a plan. `label` is the operation as printed (tree output) or a short
-    description (tabular output); `extra` holds the Extra items one by one; `row` is the index of
-    the printed row in `Plan.rows` this node stands for, if any. Times are milliseconds per loop,
-    as MySQL prints them; MariaDB's `r_*` figures are kept under their own names (on a table,
-`r_table_time_ms` is the time spent reading it and `r_other_time_ms` the time spent on the rest,
-such as checking its condition; for a table joined through MariaDB's join buffer, that includes
-the buffer's `r_unpack_time_ms` and `r_other_time_ms`)."""
+        description (tabular output); `extra` holds the Extra items one by one; `row` is the index of
+        the printed row in `Plan.rows` this node stands for, if any. Times are milliseconds per loop,
+        as MySQL prints them; MariaDB's `r_*` figures are kept under their own names (on a table,
+    `r_table_time_ms` is the time spent reading it and `r_other_time_ms` the time spent on the rest,
+    such as checking its condition; for a table joined through MariaDB's join buffer, that includes
+    the buffer's `r_unpack_time_ms` and `r_other_time_ms`)."""
 
     operation: str
     label: str

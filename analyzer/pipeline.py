@@ -5,11 +5,9 @@ CLI call."""
 from __future__ import annotations
 
 from analyzer.deadline import DEFAULT_DEADLINE_MS, deadline
-from analyzer.insight.advice import advise
 from analyzer.insight.annotations import annotate
-from analyzer.insight.findings import SEVERITY_ORDER
 from analyzer.insight.profile import profile
-from analyzer.model import Analysis
+from analyzer.model import Advice, Analysis, Finding, Plan
 from analyzer.readers.dispatch import parse
 from analyzer.readers.line_roles import query_given
 
@@ -41,7 +39,18 @@ def analyze(
             plan.lines = query_given(plan.lines)
         timing = profile(plan.tree) if plan.tree is not None else None
         annotations, findings = annotate(plan, timing)
-        advice, blocked = advise(plan, plan.query, schema)
+        advice, blocked = _advise(plan, schema)
     if blocked:
+        from analyzer.insight.findings import SEVERITY_ORDER
+
         findings = sorted(findings + blocked, key=lambda f: SEVERITY_ORDER.get(f.severity, 9))
     return Analysis(plan=plan, annotations=annotations, findings=findings, profile=timing, advice=advice)
+
+
+def _advise(plan: Plan, schema: str | None) -> tuple[list[Advice], list[Finding]]:
+    """Index advice, which needs the query: without one, its module is not even imported."""
+    if not plan.query:
+        return [], []
+    from analyzer.insight.advice import advise
+
+    return advise(plan, plan.query, schema)

@@ -10,9 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from analyzer.cli import read_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 RANK = {"bad": 0, "warning": 1, "info": 2, "good": 3}
 

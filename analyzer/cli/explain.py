@@ -15,8 +15,12 @@ import json
 import os
 import sys
 import urllib.parse
-from dataclasses import dataclass
-from typing import Any
+
+from analyzer.structs import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CONNECT_TIMEOUT = 10
 SCHEMES = ("mysql", "mariadb")

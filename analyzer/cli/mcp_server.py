@@ -6,7 +6,7 @@ profile and index advice back. Built on the official `mcp` package; nothing leav
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any  # at run time: the MCP package reads the tools' annotations
 
 INSTRUCTIONS = (
     "Analyze MySQL/MariaDB EXPLAIN output of any format (client table, \\G, tab-separated, JSON, "

@@ -14,11 +14,12 @@ findings saying why and how to rewrite them.
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
-from typing import Any
-
 from analyzer.model import Advice, Finding, Plan, PlanNode
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_ROWS = 1_000  # a table access reading fewer rows than this is not worth an index
 MAX_KEY_BYTES = 3072  # InnoDB's limit for a whole key (DYNAMIC and COMPRESSED row formats)
@@ -259,6 +260,8 @@ def _column_bytes(column: Any, table: Any) -> tuple[int, int]:
 def _index_name(table: str, columns: list[str], taken: set[str]) -> str:
     name = "idx_" + "_".join(columns)
     if len(name) > MAX_NAME:
+        import hashlib
+
         digest = hashlib.sha1(name.encode()).hexdigest()[:8]
         name = name[: MAX_NAME - 9] + "_" + digest
     base, number = name, 2

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any
 
 from analyzer.insight.rows import row_nodes
 from analyzer.model import Plan, PlanNode
 from analyzer.readers.plan_model import stored_model
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 COMPARED_COLUMNS = ("select_type", "type", "possible_keys", "key", "key_len", "ref", "rows", "filtered", "extra")
 

@@ -15,13 +15,20 @@ reference (MySQL 5.x-9.x, MariaDB 5.3-11.x); URLs prefer pages that were actuall
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+import sys
 
+from analyzer.lazy import lazy_regex
 from analyzer.model import SEVERITIES
+from analyzer.structs import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 COLUMNS = ("select_type", "type", "extra")
 
@@ -80,12 +87,13 @@ _REQUIRED_KEYS = ("column", "slug", "term", "severity", "url", "title", "explana
 _OPTIONAL_KEYS = ("pattern",)
 
 
-def load(source: str | Mapping[str, Any]) -> Glossary:
+def load(source: str | Mapping[str, Any], *, checked: bool = False) -> Glossary:
     """Check and index glossary data: TOML text, or the dict `tomllib` makes of it.
 
     Raises GlossaryError for invalid TOML, a malformed `[urls]` table, or an entry with an
     unknown or missing key, an unknown column, severity or url id, a repeated slug or exact
-    term, or a pattern that does not compile.
+    term, or a pattern that does not compile. Patterns are compiled on first use when the data
+    was `checked` before (the shipped file's cached data), else now, to check them.
     """
     data = _parse_toml(source) if isinstance(source, str) else source
     unknown = sorted(set(data) - {"urls", "term"})
@@ -95,7 +103,7 @@ def load(source: str | Mapping[str, Any]) -> Glossary:
     entries = data.get("term")
     if not isinstance(entries, list) or not entries:
         raise GlossaryError("glossary: no [[term]] entries")
-    return _index([_make_term(number, entry, urls) for number, entry in enumerate(entries, start=1)])
+    return _index([_make_term(number, entry, urls, checked) for number, entry in enumerate(entries, start=1)])
 
 
 def _parse_toml(text: str) -> dict[str, Any]:
@@ -116,7 +124,7 @@ def _check_urls(urls: object) -> dict[str, str]:
     return urls
 
 
-def _make_term(number: int, entry: object, urls: Mapping[str, str]) -> tuple[Term, bool]:
+def _make_term(number: int, entry: object, urls: Mapping[str, str], checked: bool) -> tuple[Term, bool]:
     """One [[term]] entry, checked, and whether it is an exact term (it has no pattern)."""
     where = _describe(number, entry)
     if not isinstance(entry, dict):
@@ -140,7 +148,7 @@ def _make_term(number: int, entry: object, urls: Mapping[str, str]) -> tuple[Ter
         slug=entry["slug"],
         column=entry["column"],
         term=entry["term"],
-        pattern=_compile(where, entry["term"], entry.get("pattern")),
+        pattern=_compile(where, entry["term"], entry.get("pattern"), checked),
         severity=entry["severity"],
         title=entry["title"],
         explanation=entry["explanation"],
@@ -154,14 +162,16 @@ def _describe(number: int, entry: object) -> str:
     return f"glossary term #{number}" + (f" ({slug})" if isinstance(slug, str) else "")
 
 
-def _compile(where: str, term: str, pattern: str | None) -> re.Pattern[str]:
+def _compile(where: str, term: str, pattern: str | None, checked: bool) -> re.Pattern[str]:
     if pattern is None:
-        regex = re.escape(term)
-    else:
-        regex = pattern.replace(_PLACEHOLDER, _ARGS)
-        stray = re.search(_STRAY_BRACE, regex)
-        if stray:
-            raise GlossaryError(f"{where}: unknown placeholder {stray.group()} in pattern (only {_PLACEHOLDER})")
+        # An exact term is looked up by its text; its pattern (always valid) is compiled if ever used.
+        return lazy_regex(rf"\A(?:{re.escape(term)})\Z", re.IGNORECASE)
+    regex = pattern.replace(_PLACEHOLDER, _ARGS)
+    if checked:
+        return lazy_regex(rf"\A(?:{regex})\Z", re.IGNORECASE)
+    stray = re.search(_STRAY_BRACE, regex)
+    if stray:
+        raise GlossaryError(f"{where}: unknown placeholder {stray.group()} in pattern (only {_PLACEHOLDER})")
     try:
         return re.compile(rf"\A(?:{regex})\Z", re.IGNORECASE)
     except re.error as exc:
@@ -190,20 +200,66 @@ def _index(made: list[tuple[Term, bool]]) -> Glossary:
 
 
 _SHIPPED: dict[str, Glossary] = {}
+SOURCE = os.path.join(os.path.dirname(__file__), "glossary.toml")
+# Bump when the cached data changes shape.
+_CACHE_VERSION = 1
 
 
 def _shipped() -> Glossary:
     """glossary.toml beside this module, read once. Threads racing here all get the first one stored."""
     found = _SHIPPED.get("glossary")
     if found is None:
-        from pathlib import Path  # here for the same reason as tomllib
-
-        text = Path(__file__).with_name("glossary.toml").read_text(encoding="utf-8")
-        found = _SHIPPED.setdefault("glossary", load(text))
+        found = _SHIPPED.setdefault("glossary", read_cached(SOURCE, cache_path(SOURCE)))
     return found
 
 
-_SPACES = re.compile(r"\s+")
+def cache_path(source: str) -> str:
+    """Where the parsed data of the glossary file `source` is cached: beside Python's compiled
+    modules (`__pycache__`, or under `sys.pycache_prefix`)."""
+    from importlib.util import cache_from_source
+
+    folder = os.path.dirname(cache_from_source(source + ".py"))
+    return os.path.join(folder, f"{os.path.basename(source)}.{sys.implementation.cache_tag}.marshal")
+
+
+def read_cached(source: str, cache: str) -> Glossary:
+    """The glossary file `source`, its parsed data read from `cache` when that was written from
+    the same version of the file (its size and modification time), as Python does for modules:
+    parsing the TOML costs more than a short paste's whole analysis. The data is checked when it
+    is parsed, and cached only if it passes (unless Python is told not to write bytecode)."""
+    import marshal
+
+    stat = os.stat(source)
+    key = (_CACHE_VERSION, stat.st_size, stat.st_mtime_ns)
+    try:
+        with open(cache, "rb") as handle:
+            cached_key, data = marshal.loads(handle.read())  # `marshal.load` reads a file in small pieces
+        if cached_key == key:
+            return load(data, checked=True)
+    except (OSError, ValueError, EOFError, TypeError):
+        pass  # no cache yet, or one that is not ours: parse the file
+    with open(source, encoding="utf-8") as handle:
+        data = _parse_toml(handle.read())
+    found = load(data)
+    if not sys.dont_write_bytecode:
+        _write_cache(cache, marshal.dumps((key, data)))
+    return found
+
+
+def _write_cache(cache: str, data: bytes) -> None:
+    """Write `data` to `cache` whole (through a file of its own that replaces it), or not at all."""
+    partial = f"{cache}.{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        with open(partial, "wb") as handle:
+            handle.write(data)
+        os.replace(partial, cache)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+
+
+_SPACES = lazy_regex(r"\s+")
 _COLUMN_ALIASES = {"extra": "extra", "select_type": "select_type", "type": "type", "access_type": "type"}
 
 

@@ -36,9 +36,9 @@ between 0 and 1 and add up to 1.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from analyzer.model import Finding, PlanNode, Profile, ProfileNode
+from analyzer.structs import dataclass
 
 # The slowest steps are named until together they hold this share of the time, at most
 # HOTSPOT_MAX of them, none holding less than HOTSPOT_MIN_SHARE.

@@ -11,8 +11,11 @@ has it (by the schema, when given), or to the only table of its SELECT.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _STATEMENTS = frozenset({"SELECT", "WITH", "UPDATE", "DELETE", "INSERT", "REPLACE"})
 

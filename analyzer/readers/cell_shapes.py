@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from analyzer.lazy import lazy_regex
+
 SELECT_TYPES = frozenset(
     {
         "SIMPLE", "PRIMARY", "SUBQUERY", "DEPENDENT SUBQUERY", "UNCACHEABLE SUBQUERY", "DERIVED",
@@ -35,13 +37,13 @@ _KEYED = ACCESS_TYPES - _NO_KEY
 
 # What a cell that fits a column scores: a value only that column holds, one it may hold, any text.
 STRONG, FITS, ANY = 4, 2, 1
-_INTEGER = re.compile(r"\d+")
-_DECIMAL = re.compile(r"\d+\.\d+")
-_NUMBERS = re.compile(r"\d+(?:[,|]\d+)*")
-_NAMES = re.compile(r"[^\s,]+(?:,[^\s,]+)*")
-_REF = re.compile(r"(?:const|func|NULL|[^\s,.]+(?:\.[^\s,.]+)+)(?:,(?:const|func|NULL|[^\s,.]+(?:\.[^\s,.]+)+))*")
-_DERIVED = re.compile(r"<[a-z_]+[\d,]*>")
-_WORDS = re.compile(r"[A-Z][A-Z ]*")
+_INTEGER = lazy_regex(r"\d+")
+_DECIMAL = lazy_regex(r"\d+\.\d+")
+_NUMBERS = lazy_regex(r"\d+(?:[,|]\d+)*")
+_NAMES = lazy_regex(r"[^\s,]+(?:,[^\s,]+)*")
+_REF = lazy_regex(r"(?:const|func|NULL|[^\s,.]+(?:\.[^\s,.]+)+)(?:,(?:const|func|NULL|[^\s,.]+(?:\.[^\s,.]+)+))*")
+_DERIVED = lazy_regex(r"<[a-z_]+[\d,]*>")
+_WORDS = lazy_regex(r"[A-Z][A-Z ]*")
 # What leaving a column empty costs (a GUI shows NULL as nothing): columns that are rarely NULL.
 _EMPTY_COST = {"id": 6, "select_type": 6, "table": 3, "type": 3, "rows": 3, "filtered": 2}
 
@@ -192,7 +194,7 @@ _EXTRA_ITEMS = frozenset(
         "Not optimized, outer query is empty", "FirstMatch", "LooseScan", "NULL",
     )
 )  # fmt: skip
-_EXTRA_PATTERNS = re.compile(
+_EXTRA_PATTERNS = lazy_regex(
     r"Using (?:union|intersect|sort_union|sort_intersect)\([^()]*\)|FirstMatch\([^()]*\)|LooseScan\([^()]*\)"
     r"|Using join buffer \((?:flat|incremental), (?:BNL|BNLH|BKA|BKAH) join\)"
     r"|Range checked for each record \(index map: ?(?:0x)?[0-9a-f]+\)|Rematerialize ?\([^()]*\)"

@@ -8,12 +8,12 @@ None or an empty list, never a guess. A cell the paste cut short (it ends in "â€
 from __future__ import annotations
 
 import math
-import re
 
+from analyzer.lazy import lazy_regex
 from analyzer.readers.resultset import CUT
 
-_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)")
-_INTEGER = re.compile(r"\s*\d{1,18}\s*$")
+_NUMBER = lazy_regex(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)")
+_INTEGER = lazy_regex(r"\s*\d{1,18}\s*$")
 # Extra items that name the buffer a table is joined through, and the algorithm they stand for.
 _JOIN_BUFFERS = (
     ("hash join", "hash"),

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
 from analyzer.readers.cell_shapes import starts_extra_item
 from analyzer.readers.headerless import ROW_START_RE, check_what_follows, flag_cut_values, read_headerless, starts_row
@@ -31,23 +31,24 @@ from analyzer.readers.resultset import EXPLAIN_COLUMNS, ResultSet, value
 from analyzer.readers.shapes import fits, misfit, place
 from analyzer.readers.table import is_border
 from analyzer.repair.textwidth import expand_tabs, width
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
-_HEADER_RE = re.compile(
+_HEADER_RE = lazy_regex(
     r"[ \t|]*+(?:id|select_type|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra)"
     r"\s",
     re.IGNORECASE,
 )
 # A word found on every line a table starts on: the header names type (or select_type), a row
 # has a select_type. (Literal alternatives only: the scan then skips to their first letters.)
-_MARK_RE = re.compile(
+_MARK_RE = lazy_regex(
     r"type|Type|TYPE|SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT"
     r"|EXCEPT|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE"
 )
 _MAX_HEADER = 400  # characters: a header holds at most 14 names
-_WORD_RE = re.compile(r"\S+")
-_RULE_RE = re.compile(r"\s*[-=+ ]*-[-=+ ]*$")  # dashes under a header
-_SPACES_RE = re.compile(r" {2,}")
+_WORD_RE = lazy_regex(r"\S+")
+_RULE_RE = lazy_regex(r"\s*[-=+ ]*-[-=+ ]*$")  # dashes under a header
+_SPACES_RE = lazy_regex(r" {2,}")
 _MAX_CONTINUED = 20  # continuation lines of one row (the manual wraps a cell over three)
 _LIST_COLUMNS = frozenset({"partitions", "possible_keys", "key", "key_len", "ref"})
 _ALWAYS_SHOWN = frozenset({"id", "select_type", "table", "type"})  # never blank in a row (NULL at least)

@@ -9,14 +9,14 @@ library's `csv` module splits the cells, with the quote the rows use.
 from __future__ import annotations
 
 import csv
-import re
 
+from analyzer.lazy import lazy_regex
 from analyzer.model import Row
 from analyzer.readers.resultset import CUT, ResultSet, fits_columns, is_explain_header, unique_names, value
 
 # Comment marks (and Workbench's `#` before the header) before a line's cells, and after them.
-_LEAD_RE = re.compile(r"^\s*(?:/\*+|--|//|#)?\s*#?\s*")
-_TAIL_RE = re.compile(r"\s*(?:\*+/)?\s*$")
+_LEAD_RE = lazy_regex(r"^\s*(?:/\*+|--|//|#)?\s*#?\s*")
+_TAIL_RE = lazy_regex(r"\s*(?:\*+/)?\s*$")
 _QUOTES = "'\""
 
 

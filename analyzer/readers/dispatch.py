@@ -21,20 +21,14 @@ of the rows) are read first, by `analyzer.readers.dumps`; the other readers get 
 
 from __future__ import annotations
 
-import logging
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
 
 from analyzer.deadline import DEFAULT_DEADLINE_MS, check_deadline, deadline
+from analyzer.lazy import lazy_regex
 from analyzer.model import LineSpan, ParseError, Plan
-from analyzer.readers.columns import shaped_result_sets
-from analyzer.readers.csv_rows import parse_csv, starts_csv
 from analyzer.readers.dumps import outside, read_printed
-from analyzer.readers.json_plan import document_line, parse_json
 from analyzer.readers.line_roles import PlanPlace, line_spans, query_line
-from analyzer.readers.markup import parse_markup, starts_cell_column, starts_markup
 from analyzer.readers.plan_model import plan_model
 from analyzer.readers.resultset import (
     ALWAYS_PRINTED,
@@ -46,28 +40,32 @@ from analyzer.readers.resultset import (
     missing_tail,
 )
 from analyzer.readers.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
-from analyzer.readers.tree_plan import parse_tree, plan_line
-from analyzer.readers.tsv import parse_tsv, starts_tsv
-from analyzer.readers.vertical import parse_vertical, starts_vertical
 from analyzer.repair.cleanup import Cleaned, clean, statement_query
 from analyzer.repair.textwidth import expand_tabs
+from analyzer.structs import dataclass, replace
 from analyzer.wording import describe_lines, plural
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable
+
+# The other readers (markup, vertical, batch, comma-separated, JSON, tree, and tables without
+# borders) are imported where a cheap look at the paste says they may find something: a plain
+# table paste loads none of them (`tests/analyzer/test_lazy_imports.py`).
+
 DEFAULT_MAX_BYTES = 1024 * 1024
-# A reader's bug still gives the caller a clean refusal, but is logged here with its traceback.
-logger = logging.getLogger("analyzer")
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
-_DASHED_BORDER_RE = re.compile(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
-_COMPACT_RULE_RE = re.compile(r"^\s*\|(?::?-+:?\|){3,}\s*$")
-_DOUBLE_RULE_RE = re.compile(r"^\s*\+=[=+]*\+\s*$")
+_DASHED_BORDER_RE = lazy_regex(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
+_COMPACT_RULE_RE = lazy_regex(r"^\s*\|(?::?-+:?\|){3,}\s*$")
+_DOUBLE_RULE_RE = lazy_regex(r"^\s*\+=[=+]*\+\s*$")
 # What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
-_TREE_TEXT_RE = re.compile(r"->|^\s*[-+|│║*]")
-_JSON_TEXT_RE = re.compile(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
+_TREE_TEXT_RE = lazy_regex(r"->|^\s*[-+|│║*]")
+_JSON_TEXT_RE = lazy_regex(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
 # The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
-_HEADER_RE = re.compile(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
+_HEADER_RE = lazy_regex(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
 EXPECTED = "expected the table, vertical (\\G), tab-separated, comma-separated, JSON or tree output of EXPLAIN"
 # Words of EXPLAIN output that prose seldom holds: a line with some of them is where a plan was meant.
-_EXPLAIN_WORDS_RE = re.compile(
+_EXPLAIN_WORDS_RE = lazy_regex(
     r"\b(select_type|possible_keys|key_len|Using where|Using index|Using filesort|Using temporary|eq_ref)\b",
     re.IGNORECASE,
 )
@@ -89,7 +87,9 @@ def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES, deadline_ms: int | None
     except ParseError:
         raise
     except Exception as exc:  # a reader bug must still give the caller a clean 4xx, and be seen
-        logger.exception("Internal error reading a paste of %d characters", len(text))
+        import logging  # here: it costs more to import than reading a paste
+
+        logging.getLogger("analyzer").exception("Internal error reading a paste of %d characters", len(text))
         raise ParseError(f"This paste could not be read ({type(exc).__name__}); {EXPECTED}.") from exc
 
 
@@ -107,9 +107,9 @@ def _parse(text: str) -> Plan:
     warnings = cleaned.warnings + _warning_messages(found)
     reading = _Reading(cleaned, lines, found, [r for r in found if r.is_explain], notices, warnings)
     check_deadline()
-    plan = parse_json(cleaned.text, cleaned.margins) or parse_tree(cleaned.text)
+    plan = _document_plan(cleaned)
     if plan is not None:
-        at = document_line(cleaned.text) if plan.format == "json" else plan_line(lines)
+        at = _document_start(plan, cleaned.text, lines)
         table = next((r for r in reading.explains if not r.truncated), None)
         if table is None or at is None or table.start > at:
             return _plan_result(reading, plan, at)
@@ -141,6 +141,8 @@ def _shaped(reading: _Reading) -> _Reading:
     """The fallback when no reader found an EXPLAIN: tables whose borders, alignment or header are
     gone (`readers.columns`), in place of the result sets read from the same lines. Raises the
     `ParseError` for the paste when there is none."""
+    from analyzer.readers.columns import shaped_result_sets
+
     shaped = shaped_result_sets(reading.lines, reading.cleaned.numbers)
     if not shaped:
         raise _not_explain(reading.found, reading.lines, reading.cleaned.numbers)
@@ -351,22 +353,83 @@ def result_sets(
         head = line.lstrip()[:1]
         result = None
         end = i + 1
-        if (head in "<|" or head == "i") and (starts_markup(line) or starts_cell_column(lines, i)):
+        if (head == "<" or head == "i" or line.lstrip().startswith("||")) and _starts_markup(lines, i):
+            from analyzer.readers.markup import parse_markup
+
             result, end, statement = parse_markup(lines, numbers, i, margins or [0] * len(lines))
             if result is not None and statement:
                 result.query = statement_query(statement)
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins, wrapped)
-        elif "*****" in line and starts_vertical(line):
+        elif "*****" in line and _starts_vertical(line):
+            from analyzer.readers.vertical import parse_vertical
+
             result, end = parse_vertical(lines, numbers, i, terminal_width)
-        elif starts_tsv(line):
+        elif _starts_tsv(line):
+            from analyzer.readers.tsv import parse_tsv
+
             result, end = parse_tsv(lines, numbers, i, terminal_width)
-        elif "," in line and starts_csv(line):
+        elif "," in line and _starts_csv(line):
+            from analyzer.readers.csv_rows import parse_csv
+
             result, end = parse_csv(lines, numbers, i)
         if result is not None:
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _starts_markup(lines: list[str], i: int) -> bool:
+    """Whether markup (an HTML, XML or Jira table, or a table copied one cell per line) opens on
+    line `i`; the caller looks at its first characters before this imports the markup reader."""
+    from analyzer.readers.markup import starts_cell_column, starts_markup
+
+    return starts_markup(lines[i]) or starts_cell_column(lines, i)
+
+
+def _starts_vertical(line: str) -> bool:
+    from analyzer.readers.vertical import starts_vertical
+
+    return starts_vertical(line)
+
+
+def _starts_tsv(line: str) -> bool:
+    from analyzer.readers.tsv import starts_tsv
+
+    return starts_tsv(line)
+
+
+def _starts_csv(line: str) -> bool:
+    from analyzer.readers.csv_rows import starts_csv
+
+    return starts_csv(line)
+
+
+def _document_plan(cleaned: Cleaned) -> Plan | None:
+    """The JSON or tree plan in the paste, if any; each reader is imported only when the text
+    holds what it starts with (`{`, `->`)."""
+    if "{" in cleaned.text:
+        from analyzer.readers.json_plan import parse_json
+
+        plan = parse_json(cleaned.text, cleaned.margins)
+        if plan is not None:
+            return plan
+    if "->" in cleaned.text:
+        from analyzer.readers.tree_plan import parse_tree
+
+        return parse_tree(cleaned.text)
+    return None
+
+
+def _document_start(plan: Plan, text: str, lines: list[str]) -> int | None:
+    """The index of the line where the JSON or tree `plan` starts."""
+    if plan.format == "json":
+        from analyzer.readers.json_plan import document_line
+
+        return document_line(text)
+    from analyzer.readers.tree_plan import plan_line
+
+    return plan_line(lines)
 
 
 def join_stacked(found: list[ResultSet], lines: list[str]) -> list[ResultSet]:

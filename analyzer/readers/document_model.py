@@ -11,11 +11,13 @@ through, their contents becoming children of the node above. Nodes link to the p
 
 from __future__ import annotations
 
-from typing import Any
-
 from analyzer.model import MAX_NODE_DEPTH, PlanNode, Row
 from analyzer.readers import cells
 from analyzer.readers.tree_plan import ACCESS_TYPES, flatten_with_sources, select_heading
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Tree kinds (see `tree_plan`) that are no table access, as (operation, join algorithm).
 _TREE_KINDS: dict[str, tuple[str, str | None]] = {

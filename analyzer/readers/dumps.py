@@ -10,20 +10,38 @@ each reader needs comes first, so other pastes cost nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-from analyzer.readers.go_dump import read_go_dumps
-from analyzer.readers.literal_dump import read_literal_dumps
-from analyzer.readers.php_dump import read_php_dumps
-from analyzer.readers.records import Dump, dump_result
-from analyzer.readers.resultset import ResultSet
-from analyzer.readers.slow_log import read_slow_log
+    from analyzer.readers.records import Dump
+    from analyzer.readers.resultset import ResultSet
+
+
+# The readers are imported when a paste holds the words they need, so other pastes do not load them.
+def _php_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
+    from analyzer.readers.php_dump import read_php_dumps
+
+    return read_php_dumps(lines, numbers)
+
+
+def _go_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
+    from analyzer.readers.go_dump import read_go_dumps
+
+    return read_go_dumps(lines)
+
+
+def _literal_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
+    from analyzer.readers.literal_dump import read_literal_dumps
+
+    return read_literal_dumps(lines)
+
 
 # Each reader, after the words a paste must hold for it to find anything.
 _READERS: tuple[tuple[tuple[str, ...], Callable[[list[str], list[int]], list[Dump]]], ...] = (
-    (("select_type]", 'select_type"', "select_type'", "$select_type"), read_php_dumps),
-    (("SelectType:", "map["), lambda lines, _: read_go_dumps(lines)),
-    (("select_type'", 'select_type"', "select_type:", "select_type="), lambda lines, _: read_literal_dumps(lines)),
+    (("select_type]", 'select_type"', "select_type'", "$select_type"), _php_dumps),
+    (("SelectType:", "map["), _go_dumps),
+    (("select_type'", 'select_type"', "select_type:", "select_type="), _literal_dumps),
 )
 
 
@@ -33,14 +51,22 @@ def read_printed(lines: list[str], numbers: list[int], margins: list[int]) -> li
     text = "\n".join(lines)
     if "select_type" not in text and "SelectType" not in text:
         return []
-    found = read_slow_log(lines, numbers, margins) if "explain:" in text or "<explain>" in text else []
+    found = _slow_log(lines, numbers, margins) if "explain:" in text or "<explain>" in text else []
     remaining = outside(lines, found)
     for needles, reader in _READERS:
         if any(needle in text for needle in needles):
+            from analyzer.readers.records import dump_result
+
             results = [r for r in (dump_result(dump, numbers) for dump in reader(remaining, numbers)) if r is not None]
             found += results
             remaining = outside(remaining, results)
     return sorted(found, key=lambda result: result.start)
+
+
+def _slow_log(lines: list[str], numbers: list[int], margins: list[int]) -> list[ResultSet]:
+    from analyzer.readers.slow_log import read_slow_log
+
+    return read_slow_log(lines, numbers, margins)
 
 
 def outside(lines: list[str], found: list[ResultSet]) -> list[str]:

@@ -15,27 +15,28 @@ import itertools
 import json
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.readers.records import Dump, Record, Scalar, column_name, is_explain_record, is_partial_record
 from analyzer.readers.resultset import CUT, STANDARD_ORDER
+from analyzer.structs import dataclass, field
 from analyzer.wording import plural
 
-_STRUCT_FIELD_RE = re.compile(r"(?<![^{\s,])([A-Z][A-Za-z0-9_]{0,63}):")
-_MAP_KEY_RE = re.compile(
+_STRUCT_FIELD_RE = lazy_regex(r"(?<![^{\s,])([A-Z][A-Za-z0-9_]{0,63}):")
+_MAP_KEY_RE = lazy_regex(
     r"(?<![^\[\s])("
     + "|".join(sorted({*STANDARD_ORDER, *(n.replace("_", "") for n in STANDARD_ORDER), "possiblekey"}, key=len)[::-1])
     + r"):",
     re.IGNORECASE,
 )
-_ROW_KEY_RE = re.compile(r"(?<![^{\[\s,])select_?type:", re.IGNORECASE)
-_BRACKET_RE = re.compile(r"[{}\[\]]")
-_NULLABLE_RE = re.compile(r"^[\w.]*\{(\w+):(.*?),? Valid:(true|false)\}$", re.DOTALL)
-_POINTER_RE = re.compile(r"^(?:\(\*[\w.]+\))?\(?0x[0-9a-f]+\)?$")
-_BYTES_RE = re.compile(r"^\[(\d{1,3}(?: \d{1,3})*)\]$")
-_INTEGER_RE = re.compile(r"^-?\d{1,19}$")
-_FLOAT_RE = re.compile(r"^-?\d{1,19}\.\d+$")
+_ROW_KEY_RE = lazy_regex(r"(?<![^{\[\s,])select_?type:", re.IGNORECASE)
+_BRACKET_RE = lazy_regex(r"[{}\[\]]")
+_NULLABLE_RE = lazy_regex(r"^[\w.]*\{(\w+):(.*?),? Valid:(true|false)\}$", re.DOTALL)
+_POINTER_RE = lazy_regex(r"^(?:\(\*[\w.]+\))?\(?0x[0-9a-f]+\)?$")
+_BYTES_RE = lazy_regex(r"^\[(\d{1,3}(?: \d{1,3})*)\]$")
+_INTEGER_RE = lazy_regex(r"^-?\d{1,19}$")
+_FLOAT_RE = lazy_regex(r"^-?\d{1,19}\.\d+$")
 _QUERY_KEYS = ("sql", "query", "statement")
 _MAX_DEPTH = 64  # brackets nested on a line of rows (deeper ones are not read)
 

@@ -17,25 +17,24 @@ Rows that start like EXPLAIN rows but fit no order are refused with the line and
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field, replace
-
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
 from analyzer.readers.cell_shapes import SELECT_TYPES, stops_inside
 from analyzer.readers.resultset import CUT, ResultSet, value
 from analyzer.readers.shapes import ORDERS, PREFERRED, Order, misfit, place
 from analyzer.readers.table import is_border
+from analyzer.structs import dataclass, field, replace
 from analyzer.wording import describe_lines
 
 # An id, then a select_type, at the start of a line (behind a comment's marker, maybe).
-ROW_START_RE = re.compile(
+ROW_START_RE = lazy_regex(
     r"[ \t|]*+(?:(?:#|--|//) *+)?\d++(?:\t| ++| *+\| *+)(?:SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED"
     r"|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE)\b"
 )
-_COMMENT_RE = re.compile(r"\s*(#|--|//) *")
-_SPACES_RE = re.compile(r" {2,}")
-_SPACED_PIPE_RE = re.compile(r" +\| *|\| +")
+_COMMENT_RE = lazy_regex(r"\s*(#|--|//) *")
+_SPACES_RE = lazy_regex(r" {2,}")
+_SPACED_PIPE_RE = lazy_regex(r" +\| *|\| +")
 _SEPARATED_BY = {"\t": "tabs", "|": "'|'", "  ": "runs of spaces", " ": "single spaces"}
 _SAMPLE = 20  # rows the column order of rows with single spaces is chosen on
 

@@ -30,15 +30,19 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
+from analyzer.lazy import lazy_regex
 from analyzer.model import Plan
 from analyzer.readers.document_model import SUBQUERY_LISTS, document_tree, operations_tree
 from analyzer.readers.resultset import STANDARD_ORDER
 from analyzer.readers.tree_plan import flatten_nodes, make_node
 from analyzer.repair.rejoin import describe, rejoin
+from analyzer.structs import dataclass, field
 from analyzer.wording import plural
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A document nested deeper than this is refused; real plans stay far below it.
 MAX_DEPTH = 120
@@ -71,19 +75,19 @@ _MARIADB_MARKS = (
     '"temporary_table"',
 )
 # A `{`, optional blanks, box borders or batch `\n` escapes, then a quoted key.
-_START = re.compile(r'\{(?:[\s|│]|\\[nrt])*"([A-Za-z_][\w-]*)"')
-_BORDER_LINE = re.compile(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
-_LEFT_CELL = re.compile(r"^\s*[|│║] ?")
+_START = lazy_regex(r'\{(?:[\s|│]|\\[nrt])*"([A-Za-z_][\w-]*)"')
+_BORDER_LINE = lazy_regex(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
+_LEFT_CELL = lazy_regex(r"^\s*[|│║] ?")
 # Some line starts with a cell border or a box rule, or ends with a cell border.
-_DECORATED = re.compile(r"^[ \t]*[|│║+┌├└╔╠╚]|[|│║][ \t]*$", re.MULTILINE)
-_BATCH_ESCAPE = re.compile(r"\\(.)")
+_DECORATED = lazy_regex(r"^[ \t]*[|│║+┌├└╔╠╚]|[|│║][ \t]*$", re.MULTILINE)
+_BATCH_ESCAPE = lazy_regex(r"\\(.)")
 _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "Z": "\x1a", "b": "\b"}
 # Where a quoted part of a document starts: one of its keys first on a line, opening an object or list.
-_FRAGMENT_RE = re.compile(r'^[ \t]*"(query_block|table|nested_loop)"\s*:\s*[{\[]', re.MULTILINE)
+_FRAGMENT_RE = lazy_regex(r'^[ \t]*"(query_block|table|nested_loop)"\s*:\s*[{\[]', re.MULTILINE)
 _TYPOGRAPHIC_QUOTES = ("\u201c", "\u201d", "\u201e", "\u201f", "\u2033")
 _STRAIGHTEN = str.maketrans(dict.fromkeys(_TYPOGRAPHIC_QUOTES, '"'))
 # Strings and the structural characters of JSON, for the truncation scan.
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
+_TOKEN = lazy_regex(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
 
 
 def parse_json(text: str, margins: list[int] | None = None) -> Plan | None:
@@ -564,7 +568,7 @@ _FLAG_EXTRAS = {
 _WRAPPER_FIGURES = {"read_sorted_file": ("r_rows",), "block-nl-join": ("r_filtered",)}
 
 # A flattened semi-join leaves one select, but tabular EXPLAIN still calls it PRIMARY.
-_SEMIJOIN_MARK = re.compile(r"FirstMatch|LooseScan|Start temporary")
+_SEMIJOIN_MARK = lazy_regex(r"FirstMatch|LooseScan|Start temporary")
 # Set-operation nodes and the select_type of their second and later members. MariaDB writes
 # `union_result` for INTERSECT and EXCEPT too (the table name tells), and `recursive_union` for
 # a recursive CTE.

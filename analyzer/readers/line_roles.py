@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 
 from analyzer.model import LineSpan
 from analyzer.readers.resultset import PLAN_COLUMNS, ResultSet
 from analyzer.repair.cleanup import Cleaned
+from analyzer.structs import dataclass
 
 Role = tuple[str, str]  # (role, reason) as in `LineSpan`
 Mark = tuple[int, int, Role]  # cleaned lines [start, end) and their role

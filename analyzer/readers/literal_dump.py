@@ -15,28 +15,31 @@ from __future__ import annotations
 import ast
 import itertools
 import json
-import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.readers.records import Dump, Record, Scalar, is_explain_record
 from analyzer.readers.resultset import CUT
+from analyzer.structs import dataclass, field
 
-_KEY_RE = re.compile(r"""["']select_type["']\s*(?:[:,\])]|=>)|\bselect_type\s*:\s*\S|\bselect_type=""")
-_OPENING_RE = re.compile(r"[\[{(]")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_KEY_RE = lazy_regex(r"""["']select_type["']\s*(?:[:,\])]|=>)|\bselect_type\s*:\s*\S|\bselect_type=""")
+_OPENING_RE = lazy_regex(r"[\[{(]")
 # Inside brackets: a bracket, or a whole string (to its closing quote, or to the end of its line).
-_TOKEN_RE = re.compile(r"""[\[\]{}()]|"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?""")
+_TOKEN_RE = lazy_regex(r"""[\[\]{}()]|"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?""")
 _OPENERS = {"]": "[", "}": "{", ")": "("}
 MAX_ATTEMPTS = 1000  # lines naming `select_type` as a key tried as the first row of a literal
 _MAX_AST = 256 * 1024  # characters of a literal that `ast` parses (JSON has no bound)
 _MAX_VISITS = 100_000  # containers searched for the rows
 _MAX_DEPTH = 40  # brackets nested in a literal of rows (deeper ones are not read)
-_NODE_CLASS_RE = re.compile(r"(?<![\w$.'\"])(?:[A-Za-z_$][\w$]*(?:\.[\w$]+)*|\[Object: null prototype\]) (?=\{)")
-_NODE_MORE_RE = re.compile(r"\.\.\. \d+ more items?")
-_RUBY_SYMBOL_RE = re.compile(r"(?<![\w\"'\\]):([A-Za-z_]\w*)\s*=>")  # `:id=>1`: the key `id`
-_RUBY_ARROW_RE = re.compile(r"\s*=>\s*")
+_NODE_CLASS_RE = lazy_regex(r"(?<![\w$.'\"])(?:[A-Za-z_$][\w$]*(?:\.[\w$]+)*|\[Object: null prototype\]) (?=\{)")
+_NODE_MORE_RE = lazy_regex(r"\.\.\. \d+ more items?")
+_RUBY_SYMBOL_RE = lazy_regex(r"(?<![\w\"'\\]):([A-Za-z_]\w*)\s*=>")  # `:id=>1`: the key `id`
+_RUBY_ARROW_RE = lazy_regex(r"\s*=>\s*")
 _CONSTANTS: dict[str, Scalar] = {
     "null": None,
     "None": None,

@@ -20,20 +20,21 @@ from __future__ import annotations
 import html
 import re
 
+from analyzer.lazy import lazy_regex
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, ResultSet, is_explain_header, unique_names, value
 from analyzer.repair.rejoin import describe, rejoin
 from analyzer.wording import describe_lines
 
-_HTML_TABLE_RE = re.compile(r"<TABLE\b[^>]{0,200}>(.*?)(?:</TABLE>|\Z)", re.IGNORECASE | re.DOTALL)
-_HTML_ROW_RE = re.compile(r"<TR\b[^>]{0,200}>(.*?)(?:</TR>|(?=<TR\b)|\Z)", re.IGNORECASE | re.DOTALL)
-_HTML_CELL_RE = re.compile(r"<(T[HD])\b[^>]{0,200}>(.*?)(?:</T[HD]>|(?=<T[HD]\b)|\Z)", re.IGNORECASE | re.DOTALL)
-_TAG_RE = re.compile(r"<[^>]{0,200}>")
-_XML_ROW_RE = re.compile(r"<row>(.*?)(?:</row>|(?=<row>)|\Z)", re.DOTALL)
+_HTML_TABLE_RE = lazy_regex(r"<TABLE\b[^>]{0,200}>(.*?)(?:</TABLE>|\Z)", re.IGNORECASE | re.DOTALL)
+_HTML_ROW_RE = lazy_regex(r"<TR\b[^>]{0,200}>(.*?)(?:</TR>|(?=<TR\b)|\Z)", re.IGNORECASE | re.DOTALL)
+_HTML_CELL_RE = lazy_regex(r"<(T[HD])\b[^>]{0,200}>(.*?)(?:</T[HD]>|(?=<T[HD]\b)|\Z)", re.IGNORECASE | re.DOTALL)
+_TAG_RE = lazy_regex(r"<[^>]{0,200}>")
+_XML_ROW_RE = lazy_regex(r"<row>(.*?)(?:</row>|(?=<row>)|\Z)", re.DOTALL)
 # Values are XML-escaped: a raw `<` only starts a tag.
-_XML_FIELD_RE = re.compile(r'<field name="([^"<>]{0,300})"(?:\s+xsi:nil="true"\s*/>|>([^<]*)</field>)')
-_STATEMENT_RE = re.compile(r'statement="([^"]*)"')
-_JIRA_SPLIT_RE = re.compile(r"(?<!\\)\|")
-_ROW_ID_RE = re.compile(r"^(?:\d+|NULL)$")
+_XML_FIELD_RE = lazy_regex(r'<field name="([^"<>]{0,300})"(?:\s+xsi:nil="true"\s*/>|>([^<]*)</field>)')
+_STATEMENT_RE = lazy_regex(r'statement="([^"]*)"')
+_JIRA_SPLIT_RE = lazy_regex(r"(?<!\\)\|")
+_ROW_ID_RE = lazy_regex(r"^(?:\d+|NULL)$")
 # Every tabular EXPLAIN has ten columns or more; a shorter list of names is not its header.
 MIN_CELL_COLUMNS = 8
 

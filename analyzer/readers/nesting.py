@@ -10,15 +10,16 @@ closest SELECT printed before them with a smaller id. Every row becomes exactly 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.model import MAX_NODE_DEPTH, PlanNode, Row
 from analyzer.readers import cells
+from analyzer.structs import dataclass, field
 
 # MySQL abbreviates long lists as `<union1,2,3,...>`.
-UNION_TABLE = re.compile(r"^<(union|intersect|except)([\d,]+)(?:,?\.\.\.)?>$", re.IGNORECASE)
-_REFERENCE = re.compile(r"^<(derived|subquery|materialize)(\d+)>$", re.IGNORECASE)
+UNION_TABLE = lazy_regex(r"^<(union|intersect|except)([\d,]+)(?:,?\.\.\.)?>$", re.IGNORECASE)
+_REFERENCE = lazy_regex(r"^<(derived|subquery|materialize)(\d+)>$", re.IGNORECASE)
 _SUBQUERY_WORDS = ("SUBQUERY", "DERIVED", "MATERIALIZED")
 
 

@@ -11,13 +11,13 @@ own grammar.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from analyzer.lazy import lazy_regex
 from analyzer.readers.records import Dump, Record, Scalar, is_explain_record, is_partial_record
 from analyzer.readers.resultset import CUT
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
 
@@ -61,39 +61,39 @@ class _Parse:
 
 _STRING = r"((?:[^\\\n]|\\.){0,200}?)"
 # print_r: `[key] => value`, `Array` or `Name Object` then `(` ... `)`.
-_PRINT_R_PAIR_RE = re.compile(r"^\s*\[([^\]\n]{1,80})\] =>(?: (.*))?$")
-_PRINT_R_CONTAINER_RE = re.compile(r"^(?:Array|[\w\\]{1,200} Object)$")
+_PRINT_R_PAIR_RE = lazy_regex(r"^\s*\[([^\]\n]{1,80})\] =>(?: (.*))?$")
+_PRINT_R_CONTAINER_RE = lazy_regex(r"^(?:Array|[\w\\]{1,200} Object)$")
 # var_dump: `["key"]=>` (Xdebug's CLI: `'key' =>`, `public $key =>`) with the value on the next line.
-_VAR_DUMP_KEY_RE = re.compile(
+_VAR_DUMP_KEY_RE = lazy_regex(
     r"^\s*(?:\[(?:\"" + _STRING + r"\"|(-?\d{1,19}))(?::[^\]\n]{0,200})?\] ?=>|'" + _STRING + r"' =>"
     r"|(?:public|protected|private) \$(\w{1,80}) =>)\s*$"
 )
-_VAR_DUMP_OPEN_RE = re.compile(
+_VAR_DUMP_OPEN_RE = lazy_regex(
     r"^\s*(?:array\((\d{1,9})\)|object\([^)\n]{1,200}\)#\d+ \((\d{1,9})\)|class [\w\\]{1,200}#\d+ \((\d{1,9})\)) \{\s*$"
 )
-_VAR_DUMP_VALUE_RE = re.compile(
+_VAR_DUMP_VALUE_RE = lazy_regex(
     r"^\s*(?:string\((\d{1,9})\) \"(.*)\"|int\((-?\d{1,19})\)|float\(([^)\n]{1,40})\)|bool\((true|false)\)|(NULL))\s*$"
 )
 # Xdebug's text layout: `'key' => string 'value' (length=5)`, `array (size=12)`, no closing lines.
-_XDEBUG_PAIR_RE = re.compile(r"^\s*(?:(?:public|protected|private) )?(?:'" + _STRING + r"'|(-?\d{1,19})) =>(?: (.*))?$")
-_XDEBUG_OPEN_RE = re.compile(r"^(?:array \(size=(\d{1,9})\)|object\([^)\n]{1,200}\)\[\d+\])$")
-_XDEBUG_VALUE_RE = re.compile(
+_XDEBUG_PAIR_RE = lazy_regex(r"^\s*(?:(?:public|protected|private) )?(?:'" + _STRING + r"'|(-?\d{1,19})) =>(?: (.*))?$")
+_XDEBUG_OPEN_RE = lazy_regex(r"^(?:array \(size=(\d{1,9})\)|object\([^)\n]{1,200}\)\[\d+\])$")
+_XDEBUG_VALUE_RE = lazy_regex(
     r"^(?:string '(.*)'(\.\.\.)? \(length=(\d{1,9})\)|int (-?\d{1,19})|float (\S{1,40})|boolean (true|false)|(null))$"
 )
 # Symfony VarDumper and PsySH: `+"key": value,`, `"key" => value`, `0 => {#12`, `#items: array:1 [`.
-_VARDUMPER_PAIR_RE = re.compile(
+_VARDUMPER_PAIR_RE = lazy_regex(
     r"^\s*(?:[+#-]?\"" + _STRING + r"\":|\"" + _STRING + r"\" =>|(-?\d{1,19}) =>|[+#-]?([A-Za-z_]\w{0,80}):)"
     r"(?: (.*?))?,?\s*$"
 )
-_VARDUMPER_OPEN_RE = re.compile(r"^(?:\^ |=>? )?(?:array:(\d{1,9}) \[|\[|(?:[\w\\]{1,200}\^? )?\{#\d+)\s*[▼▶]?$")
-_VARDUMPER_FOLDED_RE = re.compile(r"^(?:array:\d{1,9} )?(?:\[|(?:[\w\\]{1,200}\^? )?\{#\d+)\s*(?:▶|…\d*)\s*[\]}]$")
-_NUMBER_RE = re.compile(r"^-?\d{1,19}$")
-_FLOAT_RE = re.compile(r"^-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?$|^-?INF$|^NAN$")
+_VARDUMPER_OPEN_RE = lazy_regex(r"^(?:\^ |=>? )?(?:array:(\d{1,9}) \[|\[|(?:[\w\\]{1,200}\^? )?\{#\d+)\s*[▼▶]?$")
+_VARDUMPER_FOLDED_RE = lazy_regex(r"^(?:array:\d{1,9} )?(?:\[|(?:[\w\\]{1,200}\^? )?\{#\d+)\s*(?:▶|…\d*)\s*[\]}]$")
+_NUMBER_RE = lazy_regex(r"^-?\d{1,19}$")
+_FLOAT_RE = lazy_regex(r"^-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?$|^-?INF$|^NAN$")
 MAX_ATTEMPTS = 1000  # lines naming `select_type` tried as the first row of a dump
 _MAX_HEAD = 100  # lines of a dump above its first row's `select_type`
 _MAX_DEPTH = 32  # containers nested in a dump of rows
 # How each dialect prints the `select_type` key.
-_DIALECT_RE = re.compile(
+_DIALECT_RE = lazy_regex(
     r"(?P<print_r>\[select_type\] =>)"
     r"|(?P<var_dump>\[\"select_type\"\] ?=>\s*$|'select_type' =>\s*$|\$select_type =>\s*$)"
     r"|(?P<xdebug>'select_type' => \S)"

@@ -3,12 +3,12 @@ output (and JSON the readers could not walk) is nested from its rows."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from analyzer.model import Plan, PlanNode
-from analyzer.readers.document_model import document_tree, operations_tree
-from analyzer.readers.json_plan import v2_node
 from analyzer.readers.nesting import tabular_tree
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def plan_model(plan: Plan) -> PlanNode:
@@ -16,6 +16,12 @@ def plan_model(plan: Plan) -> PlanNode:
     if plan.tree is not None:
         return plan.tree  # the reader built it
     nested = plan.plan
+    if nested is None:
+        return tabular_tree(plan.rows)
+    # Only nested plans need the document readers' mappings: imported here, not for tabular output.
+    from analyzer.readers.document_model import document_tree, operations_tree
+    from analyzer.readers.json_plan import v2_node
+
     if plan.format == "tree" and isinstance(nested, list):
         return operations_tree(nested, plan.rows)
     if plan.format == "json" and isinstance(nested, dict):

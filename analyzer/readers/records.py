@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
 
 from analyzer.model import Row
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, STANDARD_ORDER, ResultSet
+from analyzer.structs import dataclass, field
 from analyzer.wording import plural
 
 # The name of every EXPLAIN column without `_`, as a program may spell it (`SelectType`,

@@ -5,9 +5,8 @@ headers make a result set an EXPLAIN.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from analyzer.model import EXPLAIN_COLUMN_ORDER, Row
+from analyzer.structs import dataclass, field
 
 # A cell the paste cut short ends with this mark (its visible start comes first); a cell
 # that is missing altogether is this mark alone. No printed EXPLAIN value contains it.

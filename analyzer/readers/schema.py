@@ -9,8 +9,12 @@ A statement sqlglot cannot parse is reported in `Schema.problems`, never guessed
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Bytes per character of the character sets an index's length depends on (the rest count 4).
 CHARSET_BYTES = {"latin1": 1, "ascii": 1, "binary": 1, "utf8": 3, "utf8mb3": 3, "ucs2": 2, "utf16": 4, "utf8mb4": 4}

@@ -22,17 +22,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
+from analyzer.lazy import lazy_regex
 from analyzer.readers.cell_shapes import SELECT_TYPES, access_type
+from analyzer.structs import dataclass
 
-_INTEGER_RE = re.compile(r"\d{1,20}")
-_LENGTHS_RE = re.compile(r"\d{1,20}(?:[,|]\d{1,20})*")  # `4`, `4,4` (index merge), `4|1` (rowid filter)
-_ROWS_RE = re.compile(r"\d{1,20}(?: \(\d{1,3}(?:\.\d{1,6})?%\))?")  # MariaDB: `4 (15%)`
-_DECIMAL_RE = re.compile(r"\d{1,20}(?:\.\d{1,20})?")
-_COMMA_RE = re.compile(r",")
-_KEY_SEPARATOR_RE = re.compile(r"[,|]")
+_INTEGER_RE = lazy_regex(r"\d{1,20}")
+_LENGTHS_RE = lazy_regex(r"\d{1,20}(?:[,|]\d{1,20})*")  # `4`, `4,4` (index merge), `4|1` (rowid filter)
+_ROWS_RE = lazy_regex(r"\d{1,20}(?: \(\d{1,3}(?:\.\d{1,6})?%\))?")  # MariaDB: `4 (15%)`
+_DECIMAL_RE = lazy_regex(r"\d{1,20}(?:\.\d{1,20})?")
+_COMMA_RE = lazy_regex(r",")
+_KEY_SEPARATOR_RE = lazy_regex(r"[,|]")
 # The fewest and most words a cell takes, when not one exactly; Extra takes what is left (maybe
 # none). When the tabs of batch output are collapsed, an empty field vanishes: the server prints
 # NULL as `NULL`, but leaves Extra empty, and ref too before MySQL 4.1.

@@ -14,23 +14,24 @@ against the values each column can hold.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from analyzer.lazy import lazy_regex
 from analyzer.model import Row
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
 from analyzer.readers.tsv import split_expanded
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
-_NEW_RE = re.compile(r"^\s*(?:#\s?)?explain: ")
-_OLD_OPEN_RE = re.compile(r"^\s*##\s?<explain>\s*$")
-_OLD_CLOSE_RE = re.compile(r"^\s*##\s?</explain>\s*$")
-_OLD_ROW_RE = re.compile(r"^\s*##\s*")
-_HEADER_LINE_RE = re.compile(
+_NEW_RE = lazy_regex(r"^\s*(?:#\s?)?explain: ")
+_OLD_OPEN_RE = lazy_regex(r"^\s*##\s?<explain>\s*$")
+_OLD_CLOSE_RE = lazy_regex(r"^\s*##\s?</explain>\s*$")
+_OLD_ROW_RE = lazy_regex(r"^\s*##\s*")
+_HEADER_LINE_RE = lazy_regex(
     r"^\s*(?:#\s?)?(?:Time|User@Host|Thread_id|Query_time|Rows_\w+|Full_scan|Full_join|Filesort\w*|Tmp_\w+"
     r"|Pages_\w+|Merge_passes|Bytes_sent|Log_slow\w*|QC_hit|Schema|Priority_queue|Max_mem\w*|Lock_time):"
 )
-_SET_RE = re.compile(r"^\s*SET timestamp=\d+;\s*$", re.IGNORECASE)
-_USE_RE = re.compile(r"^\s*use [`\w$]+;\s*$", re.IGNORECASE)
+_SET_RE = lazy_regex(r"^\s*SET timestamp=\d+;\s*$", re.IGNORECASE)
+_USE_RE = lazy_regex(r"^\s*use [`\w$]+;\s*$", re.IGNORECASE)
 _TWO_WORDS = frozenset(
     {
         "DEPENDENT SUBQUERY",
@@ -41,19 +42,19 @@ _TWO_WORDS = frozenset(
         "LATERAL DERIVED",
     }  # fmt: skip
 )
-_FILTER_SHARE_RE = re.compile(r"^\(\d+(?:\.\d+)?%\)$")
+_FILTER_SHARE_RE = lazy_regex(r"^\(\d+(?:\.\d+)?%\)$")
 # What each column of a row split by its values may hold.
 _CHECKS = {
-    "id": re.compile(r"^(?:\d+|NULL)$"),
-    "type": re.compile(
+    "id": lazy_regex(r"^(?:\d+|NULL)$"),
+    "type": lazy_regex(
         r"^(?:ALL|index|range|ref|eq_ref|const|system|fulltext|ref_or_null|index_merge|unique_subquery"
         r"|index_subquery|hash_\w+|NULL)(?:\|filter)?$"
     ),
-    "key_len": re.compile(r"^(?:[\d,|]+|NULL)$"),
-    "rows": re.compile(r"^(?:\d+(?: \(\d+(?:\.\d+)?%\))?|NULL)$"),
-    "r_rows": re.compile(r"^(?:\d+(?:\.\d+)?|NULL)$"),
-    "filtered": re.compile(r"^(?:\d+(?:\.\d+)?|NULL)$"),
-    "r_filtered": re.compile(r"^(?:\d+(?:\.\d+)?|NULL)$"),
+    "key_len": lazy_regex(r"^(?:[\d,|]+|NULL)$"),
+    "rows": lazy_regex(r"^(?:\d+(?: \(\d+(?:\.\d+)?%\))?|NULL)$"),
+    "r_rows": lazy_regex(r"^(?:\d+(?:\.\d+)?|NULL)$"),
+    "filtered": lazy_regex(r"^(?:\d+(?:\.\d+)?|NULL)$"),
+    "r_filtered": lazy_regex(r"^(?:\d+(?:\.\d+)?|NULL)$"),
 }
 
 

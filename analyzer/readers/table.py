@@ -21,12 +21,12 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from analyzer.deadline import check_deadline
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, Columns, width
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
 BOX_DRAWING = str.maketrans(
@@ -908,9 +908,7 @@ def _first_fits(pieces: _Pieces, total: int) -> tuple[str, int, list[_Gap]]:
     return "".join(parts), j, chosen
 
 
-def _candidates(
-    used: int, piece: _Piece, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool
-) -> list[int]:
+def _candidates(used: int, piece: _Piece, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool) -> list[int]:
     """The gaps that could have been lost between a line `used` columns wide and the wrapped
     `piece`, most likely first, each leaving the line within `total` columns; those that also
     leave every separator column in place (`_lines_up`) fit.

@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.model import Plan
+from analyzer.structs import dataclass, field
 from analyzer.wording import plural
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Nesting deeper than this is cut off (with a notice); real plans stay far below it.
 MAX_DEPTH = 100
@@ -43,21 +47,21 @@ ANALYZE_COLUMNS = ["id", "select_type", "table", "type", "key", "rows", "r_rows"
 _NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 # Figure groups at the end of a line (matched on right-stripped text, so no `\s*` to backtrack).
 _TAILS = [
-    ("never", re.compile(r"\(never executed\)$")),
-    ("actual", re.compile(rf"\(actual time=({_NUM})\.\.({_NUM}) rows=({_NUM}) loops=({_NUM})\)$")),
-    ("actual_rows", re.compile(rf"\(actual rows=({_NUM}) loops=({_NUM})\)$")),
-    ("cost", re.compile(rf"\(cost=({_NUM})(?:\.\.({_NUM}))? rows=({_NUM})\)$")),
-    ("rows", re.compile(rf"\(rows=({_NUM})\)$")),
+    ("never", lazy_regex(r"\(never executed\)$")),
+    ("actual", lazy_regex(rf"\(actual time=({_NUM})\.\.({_NUM}) rows=({_NUM}) loops=({_NUM})\)$")),
+    ("actual_rows", lazy_regex(rf"\(actual rows=({_NUM}) loops=({_NUM})\)$")),
+    ("cost", lazy_regex(rf"\(cost=({_NUM})(?:\.\.({_NUM}))? rows=({_NUM})\)$")),
+    ("rows", lazy_regex(rf"\(rows=({_NUM})\)$")),
 ]
-_FIGURES_AT_END = re.compile(rf"\((?:cost=|actual |never executed|rows={_NUM}\))[^()]*\)\s*$")
+_FIGURES_AT_END = lazy_regex(rf"\((?:cost=|actual |never executed|rows={_NUM}\))[^()]*\)\s*$")
 # EXPLAIN ANALYZE's own figures: the manual prints them wrapped onto a line of their own after the estimates.
-_MEASURED = re.compile(r"\((?:actual |never executed\))")
+_MEASURED = lazy_regex(r"\((?:actual |never executed\))")
 # A plan line: optional client decoration (box border, `EXPLAIN: `, a quote or bullet), then `-> `.
 # (An SQL comment `-- ` is how plans are often kept in .sql files.)
-_LINE = re.compile(r"^(?P<ws>[ \t]*)(?:(?P<prefix>[|│║*'\"]|--|EXPLAIN:|ANALYZE:)(?P<indent>[ \t]*))?-> ?(?P<body>.*)$")
-_BORDER_LINE = re.compile(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
+_LINE = lazy_regex(r"^(?P<ws>[ \t]*)(?:(?P<prefix>[|│║*'\"]|--|EXPLAIN:|ANALYZE:)(?P<indent>[ \t]*))?-> ?(?P<body>.*)$")
+_BORDER_LINE = lazy_regex(r"^\s*[+┌├└╔╠╚][-+─┬┼┴═╦╬╩┐┤┘╗╣╝]*\s*$")
 _CELL_BARS = ("|", "│", "║")
-_BATCH_ESCAPE = re.compile(r"\\(.)")
+_BATCH_ESCAPE = lazy_regex(r"\\(.)")
 _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\"}
 
 # (kind, pattern, classic access type). Patterns are tried in order on the operation text.
@@ -146,14 +150,14 @@ _OTHER = [
     ("Delete", r"Delete from "),
 ]
 ACCESS_TYPES = {kind: access for kind, _, access in _ACCESS}
-_SELECT_HEADING = re.compile(r"Select #(\d+)\s*(?:\((.*)\))?")
-_GROUP_NAME = re.compile(r"\(\?P<\w+>")
+_SELECT_HEADING = lazy_regex(r"Select #(\d+)\s*(?:\((.*)\))?")
+_GROUP_NAME = lazy_regex(r"\(\?P<\w+>")
 # Every kind in order of preference, and one regex that finds which applies in a single pass
 # (its alternatives in the same order, inner groups made non-capturing).
-_KINDS = [(kind, re.compile(pattern)) for kind, pattern, _ in _ACCESS] + [
-    (kind, re.compile(pattern)) for kind, pattern in _OTHER
+_KINDS = [(kind, lazy_regex(pattern)) for kind, pattern, _ in _ACCESS] + [
+    (kind, lazy_regex(pattern)) for kind, pattern in _OTHER
 ]
-_SELECTOR = re.compile(
+_SELECTOR = lazy_regex(
     "|".join(f"(?P<k{number}>{_GROUP_NAME.sub('(?:', pattern.pattern)})" for number, (_, pattern) in enumerate(_KINDS))
 )
 
@@ -191,9 +195,7 @@ def parse_tree(text: str) -> Plan | None:
         else:
             notices.append(f"The paste holds {len(plans)} plans; only the first one is shown.")
     if wrapped:
-        notices.append(
-            f"Rejoined {plural(wrapped, 'plan line')} hard-wrapped by a terminal or mail client."
-        )
+        notices.append(f"Rejoined {plural(wrapped, 'plan line')} hard-wrapped by a terminal or mail client.")
     roots, flat = _nest(first, nodes)
     if flat:
         notices.append(

@@ -18,11 +18,10 @@ rows there lack fields; lines of equal length that end in whole values are no cu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.model import Row
 from analyzer.readers.cell_shapes import SELECT_TYPES, access_type, align_cells, cell_fit, stops_inside
 from analyzer.readers.resultset import (
@@ -37,14 +36,15 @@ from analyzer.readers.resultset import (
     value,
 )
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
 TAB_SIZES = (8, 4)
 _FILL = "\x00"
-_WORD_RE = re.compile(r"\S+")
-_SPACES_RE = re.compile(r" +")
-_ROW_START_RE = re.compile(r"(?:\d+|NULL)(?: |$)")
-_ID_RE = re.compile(r"(?:\d+|NULL)[\t ]+")
+_WORD_RE = lazy_regex(r"\S+")
+_SPACES_RE = lazy_regex(r" +")
+_ROW_START_RE = lazy_regex(r"(?:\d+|NULL)(?: |$)")
+_ID_RE = lazy_regex(r"(?:\d+|NULL)[\t ]+")
 
 
 def _header_names(line: str) -> list[str] | None:

@@ -8,21 +8,22 @@ empty, and `Extra:` may have lost its trailing space.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.model import Row
 from analyzer.readers.cell_shapes import stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
-ROW_RE = re.compile(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
+ROW_RE = lazy_regex(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
 # No terminal or mail client wraps lines narrower than this.
 _NARROWEST_WRAP = 40
-_FIELD_RE = re.compile(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+_FIELD_RE = lazy_regex(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 
 
 def row_marker(line: str) -> re.Match[str] | None:

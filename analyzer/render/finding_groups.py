@@ -9,13 +9,23 @@ be said once for the group. Pure functions, shared by the page's view and the te
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Generic, TypeVar
-
+from analyzer.structs import dataclass, field
 from analyzer.wording import plural
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+else:  # generic only to the type checker: the classes are plain at run time (typing costs start-up time)
+
+    class _Generic:
+        def __class_getitem__(cls, item):
+            return cls
+
+    Generic = _Generic
+    T = None
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
 # What a group of findings of a kind is about, as a heading over them.
@@ -38,6 +48,7 @@ KIND_TITLES = {
     "time-hotspot": "Where most of the time goes",
     "never-executed": "Steps never executed",
     "all-index-lookups": "Index lookups only",
+    "no-index-helps": "Conditions no index can serve",
 }
 
 

@@ -16,7 +16,6 @@ import operator
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any
 
 from pygments import lex
 from pygments.formatter import Formatter
@@ -26,6 +25,11 @@ from pygments.lexers.sql import MySqlLexer
 from pygments.token import STANDARD_TYPES, Token, _TokenType, is_token_subtype
 
 from analyzer.insight import glossary
+from analyzer.lazy import lazy_regex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Above this size a paste or query is shown as plain escaped text: highlighting a megabyte
 # would cost more than it gives.
@@ -156,21 +160,21 @@ def highlight_query(query: str, tables: dict[str, int] | None = None) -> str:
 
 # --- raw EXPLAIN output ---------------------------------------------------------------------
 
-_BORDER = re.compile(r"^\s*[+┌├└╔╠╚┏┣┗][-+─━═┌┐└┘├┤┬┴┼╔╗╚╝╠╣╦╩╬┏┓┗┛┣┫┳┻╋]{2,}\s*$")
+_BORDER = lazy_regex(r"^\s*[+┌├└╔╠╚┏┣┗][-+─━═┌┐└┘├┤┬┴┼╔╗╚╝╠╣╦╩╬┏┓┗┛┣┫┳┻╋]{2,}\s*$")
 _JUNCTIONS = set("+┌┐└┘├┤┬┴┼╔╗╚╝╠╣╦╩╬┏┓┗┛┣┫┳┻╋")
 _SEPARATORS = "|│┃║"
-_ROW_MARKER = re.compile(r"^\*+ *\d+\. row *\*+\s*$")
-_VERTICAL = re.compile(r"^(\s*)([A-Za-z_][\w ]{0,40}?)(:)(\s?)(.*)$")
-_PROMPT = re.compile(r"^((?:mysql|mariadb|MariaDB|MySQL)(?: \[[^\]]*\])?>)(\s?)(.*)$")
-_CONTINUATION = re.compile(r"^(\s*(?:->|'>|\">|`>))(\s?)(.*)$")
-_TREE = re.compile(r"^(\s*)(->)(\s?)(.*)$")
-_FOOTER = re.compile(r"^(?:\d+ rows? in set|Empty set|Query OK|Warning|Note|Warnings:|ERROR \d+).*$", re.IGNORECASE)
-_FENCE = re.compile(r"^\s*(?:```|~~~).*$")
-_QUOTE = re.compile(r"^(?:> ?)+")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.IGNORECASE)
-_WORDS = re.compile(r"\bNULL\b|(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w])|\"(?:[^\"\\]|\\.)*\"", re.IGNORECASE)
-_TREE_PARTS = re.compile(r"\((?:cost|actual time)=[^()]*\)|\(never executed\)")
-_TREE_KEYS = re.compile(r"([a-z_]+(?: time)?)(=)([-\d.e+]+(?:\.\.[-\d.e+]+)?)", re.IGNORECASE)
+_ROW_MARKER = lazy_regex(r"^\*+ *\d+\. row *\*+\s*$")
+_VERTICAL = lazy_regex(r"^(\s*)([A-Za-z_][\w ]{0,40}?)(:)(\s?)(.*)$")
+_PROMPT = lazy_regex(r"^((?:mysql|mariadb|MariaDB|MySQL)(?: \[[^\]]*\])?>)(\s?)(.*)$")
+_CONTINUATION = lazy_regex(r"^(\s*(?:->|'>|\">|`>))(\s?)(.*)$")
+_TREE = lazy_regex(r"^(\s*)(->)(\s?)(.*)$")
+_FOOTER = lazy_regex(r"^(?:\d+ rows? in set|Empty set|Query OK|Warning|Note|Warnings:|ERROR \d+).*$", re.IGNORECASE)
+_FENCE = lazy_regex(r"^\s*(?:```|~~~).*$")
+_QUOTE = lazy_regex(r"^(?:> ?)+")
+_NUMBER = lazy_regex(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.IGNORECASE)
+_WORDS = lazy_regex(r"\bNULL\b|(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w])|\"(?:[^\"\\]|\\.)*\"", re.IGNORECASE)
+_TREE_PARTS = lazy_regex(r"\((?:cost|actual time)=[^()]*\)|\(never executed\)")
+_TREE_KEYS = lazy_regex(r"([a-z_]+(?: time)?)(=)([-\d.e+]+(?:\.\.[-\d.e+]+)?)", re.IGNORECASE)
 # FORMAT=TREE operations and how they read, after the project's EXPLAIN term reference.
 _TREE_OPERATIONS = (
     ("Table scan on <", "info"),
@@ -541,9 +545,7 @@ def _token_rules(style: str) -> str:
     classes in PLAIN_CLASSES are never written."""
     formatter: Formatter[str] = HtmlFormatter(style=style)
     rules = formatter.get_style_defs(".hl").splitlines()
-    return "\n".join(
-        r for r in rules if r.startswith(".hl .") and r.split()[1][1:] not in {"hll", *PLAIN_CLASSES}
-    )
+    return "\n".join(r for r in rules if r.startswith(".hl .") and r.split()[1][1:] not in {"hll", *PLAIN_CLASSES})
 
 
 def pygments_css() -> str:

@@ -16,8 +16,6 @@ tree (bars, shares, self times, labels), linked together, on a white background.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 from analyzer.render.plan_tree import TreeNode, build_tree
 from analyzer.render.profile_view import (
@@ -30,6 +28,11 @@ from analyzer.render.profile_view import (
     node_id,
     read_profile,
 )
+from analyzer.structs import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 WIDTH = 1000.0
 ROW_HEIGHT = 20

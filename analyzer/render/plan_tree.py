@@ -12,12 +12,15 @@ Very large or deep plans are cut at `MAX_NODES` / `MAX_DEPTH` (the table view st
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.model import PlanNode
 from analyzer.readers.nesting import UNION_TABLE
 from analyzer.readers.plan_model import stored_model
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = 48
 MAX_NODES = 2000
@@ -148,4 +151,3 @@ def flatten(nodes: Iterable[TreeNode]) -> list[FlatNode]:
 
 def count(nodes: Iterable[TreeNode]) -> int:
     return sum(1 + count(n.children) for n in nodes)
-

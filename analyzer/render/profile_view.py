@@ -10,14 +10,17 @@ the anchor `<prefix>node-<path>` (`node-0-2-1`), the target of the graph's and t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from html import escape
-from typing import Any
 
 from analyzer.insight import glossary
+from analyzer.lazy import lazy_regex
 from analyzer.render.plan_tree import TreeNode
+from analyzer.structs import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Heat by share of the plan's total time: (lowest share, level, word); the word is the text
 # equivalent of the colour, next to the share itself.
@@ -26,7 +29,7 @@ FACTOR_SHOWN = 2.0  # a badge when actual rows are at least this many times over
 COLLAPSE_DEPTH = 6  # steps under a node this deep are folded into a <details>
 WIDE = 20  # and so are the steps under a node with more children than this
 HOT_SHARE = 0.05  # a folded group opens when it holds a step this hot, the slowest, or a finding's step
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_XML_INVALID = lazy_regex("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 Path = tuple[int, ...]
 

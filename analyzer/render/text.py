@@ -98,7 +98,9 @@ def format_profile(profile: Profile) -> str:
 def format_report(analysis: Analysis) -> str:
     """Table, then the time profile, query, notices and findings: what a terminal user wants to read."""
     plan = analysis.plan
-    doubts = [word for word, flag in (("incomplete paste", plan.truncated), ("uncertain reading", plan.uncertain)) if flag]
+    doubts = [
+        word for word, flag in (("incomplete paste", plan.truncated), ("uncertain reading", plan.uncertain)) if flag
+    ]
     said = [plan.variant] if plan.variant else []
     parts = [f"format: {plan.format}" + (f" ({', '.join(said + doubts)})" if said or doubts else "")]
     table = format_table(plan)

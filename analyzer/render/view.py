@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.insight import glossary
+from analyzer.lazy import lazy_regex
 from analyzer.model import LINE_ROLES, LineSpan, Plan
 from analyzer.render.finding_groups import FindingGroup, group_findings
 from analyzer.render.highlight import highlight_explain, highlight_explain_parts, highlight_query
@@ -31,22 +30,27 @@ from analyzer.render.profile_view import (
     read_profile,
 )
 from analyzer.render.text import format_table, format_vertical
+from analyzer.structs import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SEVERITY_ORDER = {"bad": 0, "warning": 1, "info": 2, "good": 3}
 # Columns whose long values (lists of keys, "; "-joined Extra items) may break after , and ;
 # when longer than WRAP_WIDTH characters (their box in site.css is 34ch wide at most).
 WRAPPING_COLUMNS = {"possible_keys", "ref", "extra"}
 WRAP_WIDTH = 30
-_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
-_EXTRA_SPLIT = re.compile(r"(;\s*)")
+_NUMBER = lazy_regex(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?: \(\d+(?:\.\d+)?%\))?$", re.IGNORECASE)
+_EXTRA_SPLIT = lazy_regex(r"(;\s*)")
 # The query as the optimizer rewrote it (Note 1003 of SHOW WARNINGS): the server prints it in
 # lower case, often after a `/* select#1 */` comment; other notes are sentences ("Select 2 was ...").
-_REWRITTEN_QUERY = re.compile(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
+_REWRITTEN_QUERY = lazy_regex(r"^\s*(?:/\* select#\d+ \*/\s*)?(?:select|insert|update|delete|replace|with)\b")
 # Formats whose rows were flattened from a document: MariaDB's JSON prints `filtered` as 19.40385628,
 # which the table shows with two decimals, as tabular EXPLAIN prints it.
 DOCUMENT_FORMATS = ("json", "tree")
 ROUNDED_COLUMNS = ("filtered", "r_filtered", "r_rows")
-_LONG_DECIMAL = re.compile(r"^-?\d+\.\d{3,}$")
+_LONG_DECIMAL = lazy_regex(r"^-?\d+\.\d{3,}$")
 # A page shows at most this many plan rows and findings (a 1 MiB paste can hold 30,000 rows, whose
 # cells would make a page of many megabytes); the raw text and the JSON keep them all.
 MAX_SHOWN_ROWS = 1000
@@ -326,11 +330,7 @@ def build_view(
     nodes = build_tree(analysis)
     tree = _tree(nodes, len(row_views))
     shown_nodes = {item.node.path: item.node for item in tree}
-    plan = Plan(
-        format=analysis.get("format") or "table",
-        columns=columns,
-        rows=[{c: _as_text(r.get(c)) for c in columns} for r in shown],
-    )
+    plan = _shown_plan(analysis, columns, shown)
     query = analysis.get("query")
     view = AnalysisView(
         format=str(analysis.get("format") or ""),
@@ -358,9 +358,7 @@ def build_view(
         has_paste=bool(raw_explain),
         has_copies=bool(rows),
     )
-    view.finding_groups = group_findings(
-        view.findings, lambda f: f.severity, lambda f: f.kind, lambda f: f.message
-    )
+    view.finding_groups = group_findings(view.findings, lambda f: f.severity, lambda f: f.kind, lambda f: f.message)
     profile = read_profile(analysis)
     if profile is not None and nodes:
         targets = {path for f in findings[:MAX_SHOWN_FINDINGS] for path in _finding_paths(f.get("path"))}
@@ -368,6 +366,15 @@ def build_view(
     if raw_explain:
         _raw_paste(view, raw_explain, analysis.get("lines"), highlight=parts)
     return view
+
+
+def _shown_plan(analysis: dict[str, Any], columns: list[str], shown: list[dict[str, Any]]) -> Plan:
+    """The rows the page shows, as a plan for the clean copies."""
+    return Plan(
+        format=analysis.get("format") or "table",
+        columns=columns,
+        rows=[{c: _as_text(r.get(c)) for c in columns} for r in shown],
+    )
 
 
 def _profile_view(
@@ -458,7 +465,9 @@ def _line_notes(parts: list[RawPart], prefix: str) -> list[LineNote]:
         if part.role:
             note = notes.get((part.role, part.reason))
             if note is None:
-                note = notes[part.role, part.reason] = LineNote(f"{prefix}line-why-{len(notes) + 1}", part.role, part.reason)
+                note = notes[part.role, part.reason] = LineNote(
+                    f"{prefix}line-why-{len(notes) + 1}", part.role, part.reason
+                )
             part.note_id = note.id
     return sorted(notes.values(), key=lambda note: LINE_ROLES.index(note.role))
 
@@ -552,7 +561,9 @@ def _shown(indexes: Any, shown_rows: int) -> list[int]:
 
 def _two_decimals(row: dict[str, Any]) -> dict[str, Any]:
     """The row with its percentages and measured rows rounded to two decimals (19.40385628 -> 19.40)."""
-    rounded = {c: f"{float(v):.2f}" for c in ROUNDED_COLUMNS if isinstance(v := row.get(c), str) and _LONG_DECIMAL.match(v)}
+    rounded = {
+        c: f"{float(v):.2f}" for c in ROUNDED_COLUMNS if isinstance(v := row.get(c), str) and _LONG_DECIMAL.match(v)
+    }
     return {**row, **rounded} if rounded else row
 
 

@@ -22,9 +22,9 @@ import itertools
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_regex
 from analyzer.repair.decorations import (
     decode_quoted_printable,
     split_flattened_records,
@@ -35,6 +35,7 @@ from analyzer.repair.decorations import (
     unescape_newlines,
 )
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
+from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
 # Spaces that chat apps, word processors and web pages put in place of ASCII spaces.
@@ -44,51 +45,51 @@ _SPACE_TABLE = {ord(c): " " for c in _ODD_SPACES} | {ord(c): None for c in _INVI
 
 # A fence line holds nothing but the fence and a language name (```` ```sql ````); a fence
 # followed by output on the same line is cut off that line instead.
-_FENCE_RE = re.compile(r"^\s*(?:```+|~~~+)[ \t]*[\w+.#-]{0,30}[ \t]*$")
+_FENCE_RE = lazy_regex(r"^\s*(?:```+|~~~+)[ \t]*[\w+.#-]{0,30}[ \t]*$")
 # A line that only opens or closes a block in wiki, forum or HTML markup: `{noformat}`,
 # `{code:sql}`, `[code]`, `<pre>`.
-_MARKUP_FENCE_RE = re.compile(
+_MARKUP_FENCE_RE = lazy_regex(
     r"^\s*(?:\{(?:noformat|code|panel|quote)(?::[^}\n]{0,100})?\}|\[/?(?:code|quote|pre)(?:=[\w-]{1,20})?\]"
     r"|</?(?:pre|code)\b[^>\n]{0,100}>)+\s*$",
     re.IGNORECASE,
 )
-_INLINE_OPEN_RE = re.compile(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u2500-\u257f]|id\s)")
-_INLINE_FENCE_RE = re.compile(r"(?<=\S)([ \t]*)(?:```|~~~)\s*$")
-_QUOTE_RE = re.compile(r"^(?:> ?)+")
+_INLINE_OPEN_RE = lazy_regex(r"^(\s*)(?:```|~~~)[A-Za-z0-9_]{0,20} ?(?=[+|*\u2500-\u257f]|id\s)")
+_INLINE_FENCE_RE = lazy_regex(r"(?<=\S)([ \t]*)(?:```|~~~)\s*$")
+_QUOTE_RE = lazy_regex(r"^(?:> ?)+")
 _TABLE_STARTS = "+|┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃"  # first characters of the lines of an ASCII or Unicode box
-_OPEN_TAG_RE = re.compile(r"<[A-Za-z/][^<> ]{0,20}$")  # a line cut inside an HTML tag (`…<TD`)
-_LINE_NUMBER_RE = re.compile(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
-_NUMBERED_RE = re.compile(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)  # two numbered lines
+_OPEN_TAG_RE = lazy_regex(r"<[A-Za-z/][^<> ]{0,20}$")  # a line cut inside an HTML tag (`…<TD`)
+_LINE_NUMBER_RE = lazy_regex(r"^[ \t]*(\d{1,7})(?:[ \t]*[:|.)\]][ \t]?|\t| |$)")
+_NUMBERED_RE = lazy_regex(r"^[ \t]*\d+[ \t]*[:|.)\]\t ][^\n]*\n[ \t]*\d", re.MULTILINE)  # two numbered lines
 # What a numbered line must start with, after its number, for the numbering to be believed:
 # the start of some EXPLAIN output, so that TSV rows starting with ids 1, 2, 3 are left alone.
-_OUTPUT_START_RE = re.compile(r"^\s*(?:[+|*{>]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
+_OUTPUT_START_RE = lazy_regex(r"^\s*(?:[+|*{>]|->|EXPLAIN|id\s|[\u2500-\u257f]|mysql|mariadb)", re.IGNORECASE)
 
-_PROMPT_RE = re.compile(
+_PROMPT_RE = lazy_regex(
     r"^\s*(?:(?:mysql|mariadb|MariaDB|MySQL|MYSQL|[\w.-]{1,64}@[\w.-]{1,255})"
     r"(?: ?\[[^\]\n]{0,200}\])?(?: ?\([^)\n]{0,200}\))?> ?"
     r"|MySQL\s[^>\n]{0,200}\s(?:SQL|JS|Py) ?> ?)"  # MySQL Shell
 )
-_CONTINUATION_RE = re.compile(r"^\s*(?:->|'>|\">|`>|/\*>) ?")
-_EXPLAIN_RE = re.compile(
+_CONTINUATION_RE = lazy_regex(r"^\s*(?:->|'>|\">|`>|/\*>) ?")
+_EXPLAIN_RE = lazy_regex(
     r"^\s*(?:EXPLAIN|DESCRIBE|DESC|ANALYZE)\b(?:\s+(?:EXTENDED|PARTITIONS|ANALYZE|FORMAT\s*=\s*\w+))*\s*",
     re.IGNORECASE,
 )
-_BARE_STATEMENT_RE = re.compile(
+_BARE_STATEMENT_RE = lazy_regex(
     r"^\s*(?:EXPLAIN|ANALYZE|DESCRIBE)\s+(?:(?:EXTENDED|PARTITIONS|ANALYZE|FORMAT\s*=\s*'?\w+'?)\s+)*"
     r"(?:SELECT\b|WITH\b|UPDATE\b|DELETE\b|INSERT\b|REPLACE\b|TABLE\b|\()",
     re.IGNORECASE,
 )
 # A MySQL tree line (`-> Table scan on t  (cost=…)`): plan output, never a statement's continuation.
-_TREE_LINE_RE = re.compile(r"^\s*->\s.*\((?:cost|actual time|actual rows|never executed)")
-_FOOTER_RE = re.compile(
+_TREE_LINE_RE = lazy_regex(r"^\s*->\s.*\((?:cost|actual time|actual rows|never executed)")
+_FOOTER_RE = lazy_regex(
     r"^\s*(?:(\d+) rows? in set\b|Empty set\b|Query OK\b|Rows matched: \d|Records: \d|Bye\s*$|"
     r"Current database: |No connection\. Trying)",
     re.IGNORECASE,
 )
-_NOTE_RE = re.compile(r"^\s*(?:Note|Warning|Error) \(Code \d+\): (.*)$")
-_OUTPUT_LINE_RE = re.compile(r"^\s*(?:\+[-+]|\||\*{5}|\{|[\u2500-\u257f])")
-_FOR_CONNECTION_RE = re.compile(r"FOR\s+CONNECTION\b", re.IGNORECASE)
-_TERMINATOR_RE = re.compile(r"(?:;|\\[Gg])\s*$")
+_NOTE_RE = lazy_regex(r"^\s*(?:Note|Warning|Error) \(Code \d+\): (.*)$")
+_OUTPUT_LINE_RE = lazy_regex(r"^\s*(?:\+[-+]|\||\*{5}|\{|[\u2500-\u257f])")
+_FOR_CONNECTION_RE = lazy_regex(r"FOR\s+CONNECTION\b", re.IGNORECASE)
+_TERMINATOR_RE = lazy_regex(r"(?:;|\\[Gg])\s*$")
 
 
 @dataclass
@@ -118,7 +119,7 @@ class Cleaned:
 
 
 # A cell alone on its line, indented: what a web page's table copy makes of a cell in its own block.
-_LONE_CELL_RE = re.compile(r"^[ \t]+(NULL)[ \t]*$")
+_LONE_CELL_RE = lazy_regex(r"^[ \t]+(NULL)[ \t]*$")
 
 
 def clean(text: str) -> Cleaned:

@@ -18,32 +18,40 @@ the left of each line, which a terminal counted when it wrapped the lines.
 
 from __future__ import annotations
 
-import html
-import json
 import os
-import quopri
 import re
 
 from analyzer.deadline import check_deadline
+from analyzer.lazy import lazy_module, lazy_regex
 from analyzer.model import EXPLAIN_COLUMN_ORDER
 from analyzer.repair.textwidth import width
 from analyzer.wording import plural
 
-_FLAT_BORDER_RE = re.compile(r"(\+(?:-{2,}\+){2,})")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import html
+    import json
+    import quopri
+else:  # only the repairs that find their encoding in a paste use them
+    html = lazy_module("html")
+    json = lazy_module("json")
+    quopri = lazy_module("quopri")
+
+_FLAT_BORDER_RE = lazy_regex(r"(\+(?:-{2,}\+){2,})")
 # A cell border: a `|` with a space on at least one side (`ref|filter` holds one with none).
-_FLAT_SPLIT_RE = re.compile(r"(?<= )\||\|(?= )|^\||\|$")
-_QP_ESCAPE_RE = re.compile(r"=[0-9A-F]{2}")
-_QP_UTF8_RE = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
-_QP_TRAILING_RE = re.compile(r"=(?:20|09)$", re.MULTILINE)
-_BACKSLASH_RE = re.compile(r"\\(.)")
+_FLAT_SPLIT_RE = lazy_regex(r"(?<= )\||\|(?= )|^\||\|$")
+_QP_ESCAPE_RE = lazy_regex(r"=[0-9A-F]{2}")
+_QP_UTF8_RE = lazy_regex(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F])+")
+_QP_TRAILING_RE = lazy_regex(r"=(?:20|09)$", re.MULTILINE)
+_BACKSLASH_RE = lazy_regex(r"\\(.)")
 _BACKSLASH_CHARS = {"n": "\n", "t": "\t", "r": ""}
 # Table, vertical or batch output, once the escapes are gone.
-_ESCAPED_OUTPUT_RE = re.compile(r"(?m)^\s*(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
-_ENTITY_RE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
+_ESCAPED_OUTPUT_RE = lazy_regex(r"(?m)^\s*(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
+_ENTITY_RE = lazy_regex(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
 # Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
-_WRAPPER_TAG_RE = re.compile(r"</?(?:pre|code|br|p|div|span)\b[^<>\n]{0,100}>", re.IGNORECASE)
-_TIMESTAMP_RE = re.compile(
+_WRAPPER_TAG_RE = lazy_regex(r"</?(?:pre|code|br|p|div|span)\b[^<>\n]{0,100}>", re.IGNORECASE)
+_TIMESTAMP_RE = lazy_regex(
     r"^[ \t]*(?:"
     r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?"  # ISO, MySQL logs
     r"|\d{6} {1,2}\d{1,2}:\d\d:\d\d"  # MySQL 5.5 error log: 240501 10:00:00
@@ -53,28 +61,28 @@ _TIMESTAMP_RE = re.compile(
 )
 # What log formats print after the time: a thread id before a `[level]`, `[Note]`, `[MY-010000]`,
 # `[Server]`, a syslog `program[pid]:`, a chat `<nick>`.
-_LOG_TOKEN_RE = re.compile(r"[ \t]+(?:\d+(?= \[)|\[[^\]\n]{1,40}\]|[\w./-]{1,64}\[\d+\]:|<[^>\n]{1,40}>)")
+_LOG_TOKEN_RE = lazy_regex(r"[ \t]+(?:\d+(?= \[)|\[[^\]\n]{1,40}\]|[\w./-]{1,64}\[\d+\]:|<[^>\n]{1,40}>)")
 # A syslog host and program (`db1 mysqld:`): up to three words before the content.
-_HOST_RE = re.compile(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
-_QUOTED_RE = re.compile(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
+_HOST_RE = lazy_regex(r"[ \t]*(?:[\w.@/\[\]-]{1,64}:?[ \t]+){0,3}")
+_QUOTED_RE = lazy_regex(r'^[ \t]*(["\'])(.*)\1,?[ \t]*$')
 _WRAP_MARKS = "\u21b5\u21a9\u23ce\u2936"  # ↵ ↩ ⏎ ⤶
 _MARK_ENDS = _WRAP_MARKS + "\\"
 # Empty cells after a line's text: ` | |` (at least two bars, so one row's own closing `|` is not one);
 # looked for in a line's last 40 characters only, which keeps the search linear.
-_TRAILING_CELLS_RE = re.compile(r"(?: \|){2,} *$")
+_TRAILING_CELLS_RE = lazy_regex(r"(?: \|){2,} *$")
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
 # A comment marker or list bullet at the start of a line, then one space (or the line's end).
-_GUTTER_RE = re.compile(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
+_GUTTER_RE = lazy_regex(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
-_FLAT_MARKER_RE = re.compile(r"(\*{5,} ?\d+\. row ?\*{5,})")
+_FLAT_MARKER_RE = lazy_regex(r"(\*{5,} ?\d+\. row ?\*{5,})")
 # `possible_keys`, the longest label, has no padding: with the line breaks gone it sticks to the
 # value before it (`type: indexpossible_keys: NULL`), as the footer may (`Using index2 rows in set`).
-_FLAT_LABEL_RE = re.compile(
+_FLAT_LABEL_RE = lazy_regex(
     r"(?:(?<!\S)|(?=possible_keys:))(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE
 )
-_FLAT_FOOTER_RE = re.compile(r"(?:\s|(?<=[A-Za-z)]))\d+ rows? in set\b.*$")
+_FLAT_FOOTER_RE = lazy_regex(r"(?:\s|(?<=[A-Za-z)]))\d+ rows? in set\b.*$")
 
 
 def split_flattened_tables(text: str, notices: list[str]) -> str:
@@ -177,7 +185,7 @@ def _record_fields(record: str) -> list[str] | None:
 
 _RULE_CHARACTERS = "=#-+|* \t"
 _COLOUR_MARKS = ("\x1b[", "\\e[", "\\033[", "\\x1b[", "\\u001b[", "^[[")
-_COLOUR_RE = re.compile(r"(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB]|\^\[)\[[0-9;]{0,12}m")
+_COLOUR_RE = lazy_regex(r"(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB]|\^\[)\[[0-9;]{0,12}m")
 
 
 def strip_colour_codes(text: str, notices: list[str]) -> str:
@@ -396,7 +404,11 @@ def _strip_trailing_cells(lines: list[str], filled: list[int], notices: list[str
     `|` ends nearly every line, also lines that are no table row (borders, prompts, JSON)."""
     check_deadline()
     # A table row ends with its own `|` before the residue: the run is read off the other lines.
-    runs = [m.group(0) for i in filled if not lines[i].lstrip().startswith("|") and (m := _TRAILING_CELLS_RE.search(lines[i][-40:]))]
+    runs = [
+        m.group(0)
+        for i in filled
+        if not lines[i].lstrip().startswith("|") and (m := _TRAILING_CELLS_RE.search(lines[i][-40:]))
+    ]
     run = max(set(runs), key=runs.count) if runs else ""
     marked = [i for i in filled if run and lines[i].endswith(run)]
     if runs.count(run) < 3 or len(marked) < 0.8 * len(filled):
@@ -404,7 +416,9 @@ def _strip_trailing_cells(lines: list[str], filled: list[int], notices: list[str
     out = list(lines)
     for i in marked:
         out[i] = lines[i][: -len(run)]
-    notices.append(f"Removed the empty cells ('{run.strip()}') a web page put at the end of {plural(len(marked), 'line')}.")
+    notices.append(
+        f"Removed the empty cells ('{run.strip()}') a web page put at the end of {plural(len(marked), 'line')}."
+    )
     return out
 
 

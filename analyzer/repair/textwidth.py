@@ -7,11 +7,12 @@ sit at display columns, not at string indexes.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 
-_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+from analyzer.lazy import lazy_regex
+
+_NON_ASCII_RE = lazy_regex(r"[^\x00-\x7f]")
 
 # Terminal widths people use: a line exactly this wide was probably cut by the terminal.
 USUAL_TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200, 250)

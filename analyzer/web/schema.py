@@ -141,7 +141,9 @@ class AnalysisOutput(serializers.Serializer):
     tables = serializers.ListField(child=serializers.CharField())
     query = serializers.CharField(allow_null=True)
     warnings = serializers.ListField(child=serializers.CharField())
-    truncated = serializers.BooleanField(help_text="The paste visibly lacks part of the plan (cut lines, missing rows).")
+    truncated = serializers.BooleanField(
+        help_text="The paste visibly lacks part of the plan (cut lines, missing rows)."
+    )
     uncertain = serializers.BooleanField(
         help_text="The paste looks complete, but how its cells fall into columns or rows is a guess; the notices say where."
     )

@@ -66,3 +66,53 @@ def test_no_django_import():
         [sys.executable, "-c", code], input=CLEAN.encode(), capture_output=True, cwd=ROOT, timeout=60
     )
     assert result.stdout.strip() == b"False", result.stderr
+
+
+ARGVS = [
+    [],
+    ["a.txt"],
+    ["-"],
+    ["a.txt", "b.txt"],
+    ["--json", "a.txt"],
+    ["a.txt", "--json"],
+    ["--query", "SELECT 1", "--max-bytes", "100", "a.txt", "b.txt"],
+    ["a.txt", "--query", ""],
+    ["--json", "--json", "--query", "x", "--query", "y"],
+    ["--max-bytes", "007"],
+]
+
+
+def test_plain_command_lines_are_read_as_argparse_reads_them(monkeypatch):
+    from analyzer import __main__ as cli
+
+    for argv in ARGVS:
+        plain = cli._plain_arguments(argv, 1024 * 1024)
+        assert plain is not None, argv
+        monkeypatch.setattr(cli, "_plain_arguments", lambda args, default: None)
+        assert vars(cli._parse_arguments(argv)) == vars(plain), argv
+        monkeypatch.undo()
+
+
+def test_other_command_lines_are_left_to_argparse():
+    from analyzer import __main__ as cli
+
+    others = [
+        ["--help"],
+        ["--js", "a.txt"],
+        ["--query=x"],
+        ["--query"],
+        ["--query", "-x"],
+        ["--max-bytes", "ten"],
+        ["--max-bytes", "-1"],
+        ["--", "a.txt"],
+        ["a.txt", "--json", "b.txt"],
+        ["-x"],
+    ]
+    for argv in others:
+        assert cli._plain_arguments(argv, 1) is None, argv
+
+
+def test_a_mistake_is_a_usage_error():
+    result = run_cli("a.txt", "--json", "b.txt")
+    assert result.returncode == 2
+    assert b"usage:" in result.stderr

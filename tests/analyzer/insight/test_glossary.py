@@ -3,7 +3,9 @@ and its loader rejects a glossary.toml with a mistake, naming the term."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -282,3 +284,56 @@ def test_the_shipped_file_is_read_on_first_use_not_at_import():
     assert glossary.TERMS is glossary._shipped().terms
     with pytest.raises(AttributeError):
         glossary.NO_SUCH_NAME  # noqa: B018
+
+
+def _entries(terms):
+    """Terms as plain values (a pattern read from the cache is compiled on first use, so it is
+    another object than one compiled at once)."""
+    return [(term.slug, term.term, term.pattern.pattern, term.title, term.explanation, term.url) for term in terms]
+
+
+def test_the_parsed_file_is_cached_until_it_changes(tmp_path, monkeypatch):
+    source, cache = tmp_path / "terms.toml", tmp_path / "__pycache__" / "terms.toml.marshal"
+    source.write_text(SMALL)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    first = glossary.read_cached(str(source), str(cache))
+    assert first.terms == glossary.load(SMALL).terms
+    assert cache.exists()
+
+    def not_parsed(text):
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(glossary, "_parse_toml", not_parsed)
+        again = glossary.read_cached(str(source), str(cache))
+    assert _entries(again.terms) == _entries(first.terms)
+    assert again.find("extra", "using SPELL(a,b)") is again.by_slug["extra-using-spell"]
+
+    source.write_text(SMALL.replace("Sparkles.", "Sparkles, changed."))
+    assert glossary.read_cached(str(source), str(cache)).terms[0].explanation == "Sparkles, changed."
+    cache.write_bytes(b"not marshal data")
+    assert glossary.read_cached(str(source), str(cache)).terms[0].explanation == "Sparkles, changed."
+
+
+def test_nothing_is_cached_when_python_writes_no_bytecode(tmp_path, monkeypatch):
+    source, cache = tmp_path / "terms.toml", tmp_path / "terms.toml.marshal"
+    source.write_text(SMALL)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert glossary.read_cached(str(source), str(cache)).terms == glossary.load(SMALL).terms
+    assert not cache.exists()
+
+
+def test_a_mistake_in_the_file_is_never_cached(tmp_path, monkeypatch):
+    source, cache = tmp_path / "terms.toml", tmp_path / "terms.toml.marshal"
+    source.write_text(SMALL.replace("{ARGS}'", "(['", 1))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    for _ in range(2):
+        with pytest.raises(glossary.GlossaryError, match="pattern does not compile"):
+            glossary.read_cached(str(source), str(cache))
+    assert not cache.exists()
+
+
+def test_the_cache_is_kept_beside_compiled_modules():
+    path = glossary.cache_path(glossary.SOURCE)
+    assert path.endswith(f"glossary.toml.{sys.implementation.cache_tag}.marshal")
+    assert os.path.dirname(path) == os.path.dirname(importlib.util.cache_from_source(glossary.__file__))
