@@ -282,6 +282,29 @@ class Finding:
     path: list[int] | None = None
 
 
+@dataclass
+class Advice:
+    """An index to add (`insight.advice`): the complete statement, why, the printed rows it helps
+    and the existing indexes it makes redundant."""
+
+    table: str
+    columns: list[str]
+    statement: str
+    reason: str
+    rows: list[int] = field(default_factory=list)
+    redundant: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "columns": list(self.columns),
+            "statement": self.statement,
+            "reason": self.reason,
+            "rows": list(self.rows),
+            "redundant": list(self.redundant),
+        }
+
+
 @dataclass(slots=True)
 class ProfileNode:
     """One timed node of a plan: where it is (`path` from the root of `Plan.tree`), what it is, and
@@ -335,6 +358,7 @@ class Analysis:
     annotations: list[Annotation] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     profile: Profile | None = None
+    advice: list[Advice] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         p = self.plan
@@ -353,6 +377,7 @@ class Analysis:
             "annotations": [a.__dict__.copy() for a in self.annotations],
             "findings": [f.__dict__.copy() for f in self.findings],
             "profile": self.profile.to_dict() if self.profile is not None else None,
+            "advice": [item.to_dict() for item in self.advice],
             "notices": list(p.notices),
             "lines": [span.to_dict() for span in p.lines],
             "tree": p.tree.to_dict() if p.tree is not None else None,

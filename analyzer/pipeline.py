@@ -5,7 +5,9 @@ CLI call."""
 from __future__ import annotations
 
 from analyzer.deadline import DEFAULT_DEADLINE_MS, deadline
+from analyzer.insight.advice import advise
 from analyzer.insight.annotations import annotate
+from analyzer.insight.findings import SEVERITY_ORDER
 from analyzer.insight.profile import profile
 from analyzer.model import Analysis
 from analyzer.readers.dispatch import parse
@@ -13,7 +15,7 @@ from analyzer.readers.line_roles import query_given
 
 # Bump when a parser or annotator change alters the output for the same input;
 # stored explains record the version that analyzed them.
-PARSER_VERSION = "4"
+PARSER_VERSION = "5"
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 
@@ -22,11 +24,13 @@ def analyze(
     query: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     deadline_ms: int | None = DEFAULT_DEADLINE_MS,
+    schema: str | None = None,
 ) -> Analysis:
     """Parse and annotate a paste. Raises `ParseError` for text with no EXPLAIN, over `max_bytes`, or
     taking longer than `deadline_ms` milliseconds of CPU time to read and annotate (see `parse()`).
 
-    A `query` given by the caller wins over one found in the paste.
+    A `query` given by the caller wins over one found in the paste. `schema` is the tables'
+    `SHOW CREATE TABLE` (or `SHOW INDEX`) output, which index advice checks its advice against.
     """
     with deadline(deadline_ms):
         plan = parse(text, max_bytes=max_bytes, deadline_ms=deadline_ms)
@@ -37,4 +41,7 @@ def analyze(
             plan.lines = query_given(plan.lines)
         timing = profile(plan.tree) if plan.tree is not None else None
         annotations, findings = annotate(plan, timing)
-    return Analysis(plan=plan, annotations=annotations, findings=findings, profile=timing)
+        advice, blocked = advise(plan, plan.query, schema)
+    if blocked:
+        findings = sorted(findings + blocked, key=lambda f: SEVERITY_ORDER.get(f.severity, 9))
+    return Analysis(plan=plan, annotations=annotations, findings=findings, profile=timing, advice=advice)

@@ -162,7 +162,9 @@ EXPLAIN_MAX_BYTES = env_int("EXPLAIN_MAX_BYTES", 1024 * 1024)
 EXPLAIN_DEADLINE_MS = env_int("EXPLAIN_DEADLINE_MS", DEFAULT_DEADLINE_MS)
 # Django's own request body cap: browsers URL-encode the form, which can triple every byte of the
 # paste and of the query (each up to EXPLAIN_MAX_BYTES), plus room for the other fields.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 256 * 1024
+# Table definitions sent for index advice (`schema`: SHOW CREATE TABLE output) are capped separately.
+SCHEMA_MAX_BYTES = env_int("SCHEMA_MAX_BYTES", 256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 3 * SCHEMA_MAX_BYTES + 256 * 1024
 
 # Rates per client IP, in DRF's syntax (N/second|minute|hour|day): saving explains (API and home
 # form share it), filing abuse reports and sending "This was read wrong" reports.

@@ -22,7 +22,6 @@ import random
 import sys
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 import uuid
 from typing import Any
@@ -99,18 +98,19 @@ def retry_delay(retry: int, retry_after: float | None) -> float:
 
 
 def upload(server: str, text: str, options: dict[str, str], key: str) -> dict[str, Any]:
-    """POST the paste as text/plain; return the JSON answer or raise UploadError with the server's message."""
-    params = urllib.parse.urlencode({name: value for name, value in options.items() if value})
-    url = server.rstrip("/") + "/api/v1/explains/" + (f"?{params}" if params else "")
+    """POST the paste and its options as JSON; return the JSON answer or raise UploadError with the
+    server's message."""
+    body = {"explain": text, **{name: value for name, value in options.items() if value}}
     request = urllib.request.Request(
-        url,
-        data=text.encode("utf-8"),
+        server.rstrip("/") + "/api/v1/explains/",
+        data=json.dumps(body, ensure_ascii=False).encode("utf-8"),
         method="POST",
-        headers={"Content-Type": "text/plain; charset=utf-8", "Accept": "application/json", "Idempotency-Key": key},
+        headers={"Content-Type": "application/json", "Accept": "application/json", "Idempotency-Key": key},
     )
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            return json.loads(response.read().decode("utf-8"))
+            answer: dict[str, Any] = json.loads(response.read().decode("utf-8"))
+            return answer
     except urllib.error.HTTPError as exc:
         raise http_error(exc) from exc
     except (urllib.error.URLError, OSError) as exc:

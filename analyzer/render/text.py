@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 
 from analyzer.insight.profile import format_factor, format_ms, short_label
-from analyzer.model import Analysis, Plan, Profile
+from analyzer.model import Advice, Analysis, Plan, Profile
 
 # Profile columns: the step, then figures right-aligned.
 PROFILE_COLUMNS = ("step", "loops", "total ms", "self ms", "share", "rows actual/est.")
@@ -119,4 +119,11 @@ def format_report(analysis: Analysis) -> str:
         parts.append("findings:\n" + "\n".join(lines))
     else:
         parts.append("findings: none")
+    if analysis.advice:
+        parts.append("index advice:\n" + "\n".join(_advice_lines(item) for item in analysis.advice))
     return "\n\n".join(parts) + "\n"
+
+
+def _advice_lines(item: Advice) -> str:
+    where = f" (rows {', '.join(str(r + 1) for r in item.rows)})" if item.rows else ""
+    return f"  {item.statement};{where}\n    {item.reason}"

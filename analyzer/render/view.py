@@ -194,6 +194,16 @@ class LineNote:
 
 
 @dataclass
+class AdviceView:
+    """One index to add: its statement (with an id for its copy button), why, the rows it helps."""
+
+    statement: str
+    reason: str
+    rows: list[tuple[int, str]]
+    id: str
+
+
+@dataclass
 class AnalysisView:
     format: str
     variant: str
@@ -224,6 +234,7 @@ class AnalysisView:
     spans_unmarked: int = 0  # spans past MAX_MARKED_SPANS, shown without their marks
     profile: ProfileView | None = None  # for a plan with timings
     terms: list[TermNote] = field(default_factory=list)  # the explanations of the terms in `rows`
+    advice: list[AdviceView] = field(default_factory=list)  # indexes to add
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -321,6 +332,7 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
         row_count=len(rows),
         finding_count=len(findings),
         terms=list(notes.by_content.values()),
+        advice=_advice_views(analysis.get("advice"), rows, len(row_views), prefix),
     )
     profile = read_profile(analysis)
     if profile is not None and nodes:
@@ -468,6 +480,22 @@ def _finding_view(
         rows=[(r, _row_label(r, rows)) for r in _shown(finding.get("rows"), shown_rows)],
         nodes=[(node_id(prefix, path), nodes[path].label) for path in paths],
     )
+
+
+def _advice_views(stored: Any, rows: list[dict[str, Any]], shown_rows: int, prefix: str) -> list[AdviceView]:
+    """Index advice as stored (`Advice.to_dict()`); explains saved before it existed have none."""
+    views = []
+    for number, item in enumerate(stored if isinstance(stored, list) else []):
+        if isinstance(item, dict) and isinstance(item.get("statement"), str):
+            views.append(
+                AdviceView(
+                    statement=item["statement"] + ";",
+                    reason=str(item.get("reason") or ""),
+                    rows=[(r, _row_label(r, rows)) for r in _shown(item.get("rows"), shown_rows)],
+                    id=f"{prefix}advice-{number}",
+                )
+            )
+    return views
 
 
 def _finding_paths(stored: Any) -> list[Path]:

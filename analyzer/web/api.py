@@ -110,6 +110,27 @@ class PlainTextRenderer(renderers.BaseRenderer):
 class AnalyzeInput(serializers.Serializer):
     explain = serializers.CharField(trim_whitespace=False, allow_blank=True)
     query = serializers.CharField(required=False, allow_blank=True, allow_null=True, trim_whitespace=False)
+    schema = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        trim_whitespace=False,
+        help_text="SHOW CREATE TABLE (or SHOW INDEX) output for the plan's tables: index advice is checked against it.",
+    )
+
+
+def read_schema(request: Request) -> str | None:
+    """The optional `schema` (table definitions for index advice): a JSON field, or the query
+    string with a text/plain body; 400 when it is not text, 413 over SCHEMA_MAX_BYTES."""
+    data: Any = request.data
+    value = data.get("schema") if isinstance(data, dict) else request.query_params.get("schema")
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise exceptions.ValidationError({"schema": ["Send the table definitions as text."]})
+    if len(value.encode("utf-8", "surrogatepass")) > settings.SCHEMA_MAX_BYTES:
+        raise PayloadTooLarge(f"The schema is larger than the limit of {settings.SCHEMA_MAX_BYTES} bytes.")
+    return value
 
 
 def read_explain(request: Request) -> tuple[str, str | None]:
@@ -131,11 +152,15 @@ def read_explain(request: Request) -> tuple[str, str | None]:
     return explain, form.validated_data.get("query") or None
 
 
-def analyze_or_error(text: str, query: str | None):
+def analyze_or_error(text: str, query: str | None, schema: str | None = None):
     """Run the analyzer, turning `ParseError` into the API's 400, 413 or 422 (too complex to read in time)."""
     try:
         return analyze(
-            text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES, deadline_ms=settings.EXPLAIN_DEADLINE_MS
+            text,
+            query=query,
+            max_bytes=settings.EXPLAIN_MAX_BYTES,
+            deadline_ms=settings.EXPLAIN_DEADLINE_MS,
+            schema=schema,
         )
     except ParseError as exc:
         if exc.too_large:
@@ -153,11 +178,17 @@ class AnalyzeView(APIView):
         summary="Analyze an EXPLAIN paste (nothing is saved)",
         request={"text/plain": str, "application/json": AnalyzeInput},
         responses={200: AnalysisOutput, 400: dict, 413: dict, 415: dict, 422: dict},
-        examples=[OpenApiExample("JSON body", value={"explain": "+----+ …", "query": "SELECT …"}, request_only=True)],
+        examples=[
+            OpenApiExample(
+                "JSON body",
+                value={"explain": "+----+ …", "query": "SELECT …", "schema": "CREATE TABLE …"},
+                request_only=True,
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         text, query = read_explain(request)
-        analysis = analyze_or_error(text, query)
+        analysis = analyze_or_error(text, query, read_schema(request))
         if isinstance(request.accepted_renderer, PlainTextRenderer):
             return Response(format_report(analysis))
         return Response(analysis.to_dict())

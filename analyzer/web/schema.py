@@ -24,6 +24,19 @@ def _path(help_text: str, allow_null: bool = False) -> serializers.ListField:
     return serializers.ListField(child=child, allow_null=allow_null, help_text=help_text)
 
 
+class AdviceOutput(serializers.Serializer):
+    table = serializers.CharField(help_text="The table the index is for (its name, not its alias).")
+    columns = serializers.ListField(child=serializers.CharField(), help_text="The index's columns, in order.")
+    statement = serializers.CharField(help_text="A complete `ALTER TABLE … ADD INDEX …` for MariaDB and MySQL.")
+    reason = serializers.CharField(help_text="Why, in words: what the plan does now and what the index changes.")
+    rows = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Indexes in `rows` of the printed rows it helps."
+    )
+    redundant = serializers.ListField(
+        child=serializers.CharField(), help_text="Existing indexes it makes redundant (a left prefix of it)."
+    )
+
+
 class FindingOutput(serializers.Serializer):
     severity = serializers.ChoiceField(choices=list(SEVERITIES))
     message = serializers.CharField()
@@ -147,3 +160,8 @@ class AnalysisOutput(serializers.Serializer):
         "quoting or a line number; no spans at all means not known (a paste decoded as a whole).",
     )
     tree = PlanNodeOutput(help_text="The plan model: a `query` node over the plan's top steps.")
+    advice = AdviceOutput(
+        many=True,
+        help_text="Indexes to add, from the query (given or in the paste), the plan and, when sent, `schema`; "
+        "[] when there is nothing to advise. Missing in explains saved before parser version 5 (read it as []).",
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
@@ -230,3 +231,37 @@ def test_schema_describes_the_profile_and_finding_paths(client):
         "estimate_factor",
     }
     assert "path" in schemas["FindingOutput"]["properties"]
+
+
+SCAN = """\
+| id | select_type | table | type | possible_keys | key  | key_len | ref  | rows  | Extra       |
+|  1 | SIMPLE      | o     | ALL  | NULL          | NULL | NULL    | NULL | 60000 | Using where |
+"""
+ORDERS = "CREATE TABLE `orders` (`id` int NOT NULL, `customer_id` int NOT NULL, PRIMARY KEY (`id`)) ENGINE=InnoDB"
+SCAN_QUERY = "SELECT * FROM orders o WHERE o.customer_id = 7"
+
+
+def test_advice_key_with_schema_in_json_and_query_string_and_text_output(client):
+    body = {"explain": SCAN, "query": SCAN_QUERY, "schema": ORDERS}
+    [advice] = client.post("/api/v1/analyze/", body, content_type="application/json").json()["advice"]
+    assert advice == {
+        "table": "orders",
+        "columns": ["customer_id"],
+        "statement": "ALTER TABLE `orders` ADD INDEX `idx_customer_id` (`customer_id`)",
+        "reason": advice["reason"],
+        "rows": [0],
+        "redundant": [],
+    }
+    assert "Not checked" not in advice["reason"]
+    url = "/api/v1/analyze/?" + urlencode({"query": SCAN_QUERY, "schema": ORDERS})
+    plain = client.post(url, SCAN, content_type="text/plain", HTTP_ACCEPT="text/plain").content.decode()
+    assert "index advice:\n  ALTER TABLE `orders` ADD INDEX `idx_customer_id` (`customer_id`); (rows 1)" in plain
+    assert client.post("/api/v1/analyze/", CLEAN, content_type="text/plain").json()["advice"] == []
+
+
+def test_schema_must_be_text_and_under_its_limit(client, settings):
+    bad = client.post("/api/v1/analyze/", {"explain": SCAN, "schema": ["x"]}, content_type="application/json")
+    assert bad.status_code == 400 and "schema" in bad.json()["error"]
+    settings.SCHEMA_MAX_BYTES = 100
+    big = client.post("/api/v1/analyze/", {"explain": SCAN, "schema": "x" * 101}, content_type="application/json")
+    assert big.status_code == 413 and "schema" in big.json()["error"]
