@@ -41,6 +41,10 @@ def check_advice_item(db, item, plan_rows: int) -> dict[str, Any]:
     assert columns, f"advice without columns: {item.statement}"
     assert item.rows and all(0 <= row < plan_rows for row in item.rows), f"advice rows {item.rows} not plan rows"
     before = db.indexes(table)
+    primary = _lower(before.get("PRIMARY", []))
+    assert not primary or columns[: len(primary)] != primary, (
+        f"{item.statement!r} starts with the primary key {primary}, which already finds every row by it"
+    )
     for name, existing in before.items():
         assert _lower(existing)[: len(columns)] != columns, (
             f"{item.statement!r} adds an index on {columns}, which {name} {existing} already serves"
@@ -70,7 +74,14 @@ def test_reference_indexes_win_tenfold(database, scenario):
     assert before >= GAIN * max(after, 1), f"{before} -> {after} rows examined\n{json.dumps(doc, indent=1)}"
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=_ids)
+def _with_known_gaps(scenarios):
+    return [
+        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=s.known_gap)) if s.known_gap else s
+        for s in scenarios
+    ]
+
+
+@pytest.mark.parametrize("scenario", _with_known_gaps(SCENARIOS), ids=_ids)
 def test_advice(database, report, scenario):
     db = database(scenario)
     before, before_doc = db.measured(scenario.query)
