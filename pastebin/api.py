@@ -18,6 +18,7 @@ from analyzer.web.api import (
     PlainTextRenderer,
     TooComplex,
     read_explain,
+    read_schema,
     too_large_error,
 )
 from pastebin import idempotency, lookup, serializers
@@ -82,7 +83,7 @@ def _save_error(exc: SaveError) -> exceptions.APIException:
 
 CREATE_DESCRIPTION = """Save an explain and get its permalink.
 
-Send the paste as the `text/plain` body (options `query`, `title`, `expires`, `visibility`,
+Send the paste as the `text/plain` body (options `query`, `schema`, `title`, `expires`, `visibility`,
 `anonymize`, `improves_on` as query parameters), or as JSON. With `Accept: text/plain` the answer
 is the permalink and a newline. The `delete_token` is shown only in this answer (and in its replays)."""
 
@@ -152,14 +153,16 @@ class ExplainListCreate(generics.ListCreateAPIView):
     def post(self, request: Request, *args, **kwargs) -> Response | HttpResponse:
         key = _idempotency_key(request)
         text, query = read_explain(request)
+        schema = read_schema(request)
         source = request.data if isinstance(request.data, dict) else request.query_params
-        attempt = idempotency.Attempt.start(key, _request_fields(request, text, query, source)) if key else None
+        fields = _request_fields(request, text, query, source) | {"schema": schema}
+        attempt = idempotency.Attempt.start(key, fields) if key else None
         if attempt and self.stored_answer:
             return _replay(request, attempt, self.stored_answer)
         options = serializers.ExplainOptions(data=source)
         options.is_valid(raise_exception=True)
         try:
-            data = _save(request, text, query, options.validated_data, attempt)
+            data = _save(request, text, query, options.validated_data | {"schema": schema}, attempt)
         except idempotency.KeyTaken:
             return _replay(request, attempt, idempotency.find(key))
         return _created(request, data)
@@ -196,6 +199,7 @@ def _save(request: Request, text: str, query: str | None, values: dict, attempt:
                 visibility=values["visibility"],
                 anonymize_names=values["anonymize"],
                 improves_on=values["improves_on"],
+                schema=values["schema"],
             )
         except SaveError as exc:
             raise _save_error(exc) from exc

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from analyzer.web.forms import TextareaField
+from analyzer.web.forms import SCHEMA_LABEL, SCHEMA_PLACEHOLDER, TextareaField, code_area
 from pastebin import expiry
 from pastebin.models import Explain, Visibility
 from pastebin.saving import NUL_MESSAGE
@@ -55,6 +55,11 @@ class ExplainForm(forms.Form):
         label="SQL query (optional)",
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 100, "spellcheck": "false", "class": "sql live-input"}),
+    )
+    schema = RawTextField(
+        label=SCHEMA_LABEL,
+        required=False,
+        widget=code_area(6, "sql live-input", "schema-help", SCHEMA_PLACEHOLDER),
     )
     title = forms.CharField(label="Title (optional)", required=False, max_length=200)
     expires = forms.ChoiceField(

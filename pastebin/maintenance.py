@@ -111,10 +111,12 @@ def reanalyze(slugs: list[str]) -> Outcome:
     """Analyze these explains again and store, for each, only the fields that changed."""
     outcome = Outcome()
     by_fields: dict[tuple[str, ...], list[Explain]] = defaultdict(list)
-    for row in Explain.objects.filter(slug__in=slugs).values_list("slug", "raw_explain", "query", "title", *FIELDS):
+    source = ("slug", "raw_explain", "query", "title", "schema")
+    for row in Explain.objects.filter(slug__in=slugs).values_list(*source, *FIELDS):
         fresh = _analyzed(row, outcome)
         if fresh is not None:
-            changed = tuple(name for name, old in zip(FIELDS, row[4:], strict=True) if getattr(fresh, name) != old)
+            stored = row[len(source) :]
+            changed = tuple(name for name, old in zip(FIELDS, stored, strict=True) if getattr(fresh, name) != old)
             if changed:
                 by_fields[changed].append(fresh)
     with transaction.atomic():
@@ -139,10 +141,10 @@ def _update(fields: tuple[str, ...], explains: list[Explain]) -> None:
 
 def _analyzed(row: tuple, outcome: Outcome) -> Explain | None:
     """The explain of `row` with a fresh analysis (not saved), or None when its paste no longer reads."""
-    slug, raw_explain, query, title = row[:4]
+    slug, raw_explain, query, title, schema = row[:5]
     started = time.process_time()
     try:
-        analysis = run_analysis(raw_explain, query or None).to_dict()
+        analysis = run_analysis(raw_explain, query or None, schema or None).to_dict()
     except SaveError as exc:
         outcome.failures.append(f"{slug}: kept the old analysis: {exc.message}")
         return None

@@ -46,6 +46,9 @@ class Explain(models.Model):
     # The paste exactly as received (or as anonymized, when asked for): never stripped or normalized.
     raw_explain = models.TextField()
     query = models.TextField(blank=True)
+    # The tables' definitions (SHOW CREATE TABLE output) sent with it, which its index advice was
+    # checked against; kept so that reanalysis gives the same advice.
+    schema = models.TextField(blank=True, default="")
     analysis = models.JSONField()
     parser_version = models.CharField(max_length=32)
     # Title, query and table names in one text column, set by `save()`. On PostgreSQL a trigger

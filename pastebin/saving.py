@@ -56,7 +56,7 @@ def check_storable(value: str) -> None:
         raise SaveError("The text is not valid Unicode (it contains a lone surrogate escape).") from exc
 
 
-def run_analysis(text: str, query: str | None) -> analyzer.Analysis:
+def run_analysis(text: str, query: str | None, schema: str | None = None) -> analyzer.Analysis:
     """`analyzer.analyze` with the site's size limit and time budget, its `ParseError` turned into `SaveError`."""
     check_storable(text)
     if query:
@@ -65,9 +65,19 @@ def run_analysis(text: str, query: str | None) -> analyzer.Analysis:
             raise SaveError(
                 f"The query is larger than the limit of {settings.EXPLAIN_MAX_BYTES} bytes.", too_large=True
             )
+    if schema:
+        check_storable(schema)
+        if len(schema.encode("utf-8")) > settings.SCHEMA_MAX_BYTES:
+            raise SaveError(
+                f"The schema is larger than the limit of {settings.SCHEMA_MAX_BYTES} bytes.", too_large=True
+            )
     try:
         return analyzer.analyze(
-            text, query=query, max_bytes=settings.EXPLAIN_MAX_BYTES, deadline_ms=settings.EXPLAIN_DEADLINE_MS
+            text,
+            query=query,
+            max_bytes=settings.EXPLAIN_MAX_BYTES,
+            deadline_ms=settings.EXPLAIN_DEADLINE_MS,
+            schema=schema or None,
         )
     except analyzer.ParseError as exc:
         raise SaveError(exc.message, too_large=exc.too_large, too_complex=exc.too_complex) from exc
@@ -83,15 +93,18 @@ def save_explain(
     anonymize_names: bool = False,
     improves_on: Explain | None = None,
     make_slug: Callable[[], str] = new_slug,
+    schema: str | None = None,
 ) -> Saved:
     """Analyze and store a paste. Raises `SaveError` when it holds no explain, is too large or has NUL.
 
     With `anonymize_names`, the stored paste and query are the anonymized ones and the original
-    text is not kept anywhere.
+    text is not kept anywhere; nor is `schema` (the tables' definitions, full of names), so the
+    advice is then not checked against existing indexes.
     """
     check_storable(title)
     query = query if query and query.strip() else None
-    analysis = run_analysis(text, query)
+    schema = schema if schema and schema.strip() and not anonymize_names else None
+    analysis = run_analysis(text, query, schema)
     if anonymize_names:
         try:
             renamed = anonymize(text, analysis.to_dict(), query)
@@ -108,6 +121,7 @@ def save_explain(
         title=title.strip(),
         raw_explain=text,
         query=query or "",
+        schema=schema or "",
         analysis=analysis.to_dict(),
         parser_version=analyzer.PARSER_VERSION,
         created_at=created,

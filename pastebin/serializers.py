@@ -67,6 +67,14 @@ class ExplainCreateInput(ExplainOptions):
 
     explain = serializers.CharField(trim_whitespace=False, help_text="The EXPLAIN output, as pasted.")
     query = serializers.CharField(required=False, allow_blank=True, allow_null=True, trim_whitespace=False)
+    schema = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        trim_whitespace=False,
+        help_text="SHOW CREATE TABLE output for the plan's tables, which index advice is checked against. "
+        "Not kept when the explain is anonymized.",
+    )
 
 
 def links(explain: Explain, request: Request) -> dict[str, str]:
@@ -117,6 +125,7 @@ def detail_data(explain: Explain, request: Request, improvements: list[str]) -> 
     return {
         **summary_data(explain, request),
         "explain": explain.raw_explain,
+        "schema": explain.schema,
         "anonymized": explain.anonymized,
         "improves_on": explain.improves_on.slug if explain.improves_on else None,
         "improved_by": improvements,
@@ -159,6 +168,7 @@ class ExplainSummaryOutput(serializers.Serializer):
 
 class ExplainDetailOutput(ExplainSummaryOutput):
     explain = serializers.CharField(help_text="The paste exactly as saved.")
+    schema = serializers.CharField(help_text="The table definitions sent with it for index advice (may be empty).")
     anonymized = serializers.BooleanField()
     improves_on = serializers.CharField(allow_null=True)
     improved_by = serializers.ListField(child=serializers.CharField())

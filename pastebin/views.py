@@ -120,6 +120,7 @@ def home(request: HttpRequest) -> HttpResponse:
         saved = save_explain(
             data["explain"],
             query=data["query"],
+            schema=data["schema"],
             title=data["title"],
             expires=data["expires"],
             visibility=data["visibility"],
@@ -146,7 +147,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
     text = source.get("raw_explain") or source.get("explain") or ""
     if request.method != "POST" and not text:
         return redirect("pastebin:home")
-    fields = {name: source.get(name, "") for name in ("query", "title", "improves_on")}
+    fields = {name: source.get(name, "") for name in ("query", "schema", "title", "improves_on")}
     fields["expires"] = source.get("expires") or expiry.DEFAULT_EXPIRY
     fields["visibility"] = source.get("visibility") or Visibility.UNLISTED
     if source.get("anonymize"):
@@ -156,7 +157,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
         return _form_page(request, form, status=_error_status(form))
     text = form.cleaned_data["explain"]  # as the sending form's textarea held it
     try:
-        analysis = run_analysis(text, form.cleaned_data["query"])
+        analysis = run_analysis(text, form.cleaned_data["query"], form.cleaned_data["schema"])
     except SaveError as exc:
         form.add_error("explain", exc.message)
         return _form_page(request, form, status=exc.status)

@@ -20,32 +20,28 @@ class TextareaField(forms.CharField):
         return str(super().to_python(value)).replace("\r\n", "\n")
 
 
+SCHEMA_LABEL = "Table definitions (optional): SHOW CREATE TABLE output"
+SCHEMA_PLACEHOLDER = "CREATE TABLE `orders` ( …"
+
+
+def code_area(rows: int, css_class: str, help_id: str | None = None, placeholder: str | None = None) -> forms.Textarea:
+    """A textarea for code: no spelling checks, completion or capitals."""
+    attrs: dict[str, object] = {"rows": rows, "spellcheck": "false", "autocomplete": "off", "autocapitalize": "off"}
+    attrs["class"] = css_class
+    if help_id:
+        attrs["aria-describedby"] = help_id
+    if placeholder:
+        attrs["placeholder"] = placeholder
+    return forms.Textarea(attrs=attrs)
+
+
 class AnalyzeForm(forms.Form):
     explain = TextareaField(
         label="EXPLAIN output",
         required=False,
-        widget=forms.Textarea(
-            attrs={
-                "rows": 14,
-                "spellcheck": "false",
-                "autocomplete": "off",
-                "autocapitalize": "off",
-                "class": "paste",
-                "aria-describedby": "explain-help",
-                "placeholder": "+----+-------------+-------+------+ …",
-            }
-        ),
+        widget=code_area(14, "paste", "explain-help", "+----+-------------+-------+------+ …"),
     )
-    query = TextareaField(
-        label="SQL query (optional)",
-        required=False,
-        widget=forms.Textarea(
-            attrs={
-                "rows": 3,
-                "spellcheck": "false",
-                "autocomplete": "off",
-                "class": "sql",
-                "aria-describedby": "query-help",
-            }
-        ),
+    query = TextareaField(label="SQL query (optional)", required=False, widget=code_area(3, "sql", "query-help"))
+    schema = TextareaField(
+        label=SCHEMA_LABEL, required=False, widget=code_area(6, "sql", "schema-help", SCHEMA_PLACEHOLDER)
     )

@@ -35,7 +35,7 @@ def error_status(exc: ParseError) -> int:
     return 422 if exc.too_complex else 400
 
 
-def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
+def analysis_context(explain: str, query: str | None, schema: str | None = None) -> tuple[dict, int]:
     """The template context for a paste, and the status code a full page answers with:
     `analysis` (the API dict), or `error` (and `error_line` when the parser knows it)."""
     context: dict = {"raw_explain": explain, "analysis": None, "error": None, "error_line": None}
@@ -48,6 +48,7 @@ def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
             query=query or None,
             max_bytes=settings.EXPLAIN_MAX_BYTES,
             deadline_ms=settings.EXPLAIN_DEADLINE_MS,
+            schema=_capped(schema),
         )
     except ParseError as exc:
         context["error"] = exc.message
@@ -55,6 +56,13 @@ def analysis_context(explain: str, query: str | None) -> tuple[dict, int]:
         return context, error_status(exc)
     context["analysis"] = result.to_dict()
     return context, 200
+
+
+def _capped(schema: str | None) -> str | None:
+    """The table definitions for advice, or None when absent or over SCHEMA_MAX_BYTES (too big to read)."""
+    if not schema or len(schema.encode("utf-8", "surrogatepass")) > settings.SCHEMA_MAX_BYTES:
+        return None
+    return schema
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -72,7 +80,7 @@ def preview(request: HttpRequest) -> HttpResponse:
         if htmx and not explain.strip():
             pass  # live preview of an emptied text area: back to the empty state
         else:
-            result, status = analysis_context(explain, form.cleaned_data["query"])
+            result, status = analysis_context(explain, form.cleaned_data["query"], form.cleaned_data["schema"])
             context.update(result)
     template = "analyzer/preview.html#result" if htmx else "analyzer/preview.html"
     response = render(request, template, context, status=200 if htmx else status)

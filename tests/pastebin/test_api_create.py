@@ -213,3 +213,25 @@ def test_query_over_the_limit_is_413(client, settings, paste):
     query = "SELECT " + "x" * settings.EXPLAIN_MAX_BYTES
     response = client.post("/api/v1/explains/", {"explain": paste, "query": query}, content_type="application/json")
     assert response.status_code == 413
+
+
+SCAN_ROWS = """\
+| id | select_type | table | type | possible_keys | key  | key_len | ref  | rows  | Extra       |
+|  1 | SIMPLE      | o     | ALL  | NULL          | NULL | NULL    | NULL | 60000 | Using where |
+"""
+ORDERS_TABLE = "CREATE TABLE `orders` (`id` int NOT NULL, `shop_id` int NOT NULL, PRIMARY KEY (`id`)) ENGINE=InnoDB"
+
+
+@pytest.mark.django_db
+def test_schema_is_kept_with_the_explain_and_its_advice_checked_against_it(client):
+    body = {"explain": SCAN_ROWS, "query": "SELECT * FROM orders o WHERE o.shop_id = 2", "schema": ORDERS_TABLE}
+    created = client.post("/api/v1/explains/", body, content_type="application/json").json()
+    [advice] = created["advice"]
+    assert advice["statement"] == "ALTER TABLE `orders` ADD INDEX `idx_shop_id` (`shop_id`)"
+    assert "Not checked" not in advice["reason"]
+    detail = client.get(f"/api/v1/explains/{created['slug']}/").json()
+    assert detail["schema"] == ORDERS_TABLE
+    page = client.get(f"/e/{created['slug']}/").content.decode()
+    assert "Index advice" in page and "ALTER TABLE `orders` ADD INDEX `idx_shop_id` (`shop_id`);" in page
+    anonymous = client.post("/api/v1/explains/", body | {"anonymize": True}, content_type="application/json").json()
+    assert client.get(f"/api/v1/explains/{anonymous['slug']}/").json()["schema"] == ""

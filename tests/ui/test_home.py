@@ -20,11 +20,11 @@ def test_home_form_fields_and_buttons(client):
     assert analyze.text == "Analyze" and save.text == "Save & share"
     assert analyze.attrs["hx-post"] == "/preview/" and analyze.attrs["formaction"] == "/analyze/"
     assert "hx-post" not in save.attrs and "formaction" not in save.attrs
-    # Live preview: typing in the paste or query areas posts to /preview/ after a pause.
+    # Live preview: typing in the paste, query or table definitions posts to /preview/ after a pause.
     assert form.attrs["hx-post"] == "/preview/" and "delay:" in form.attrs["hx-trigger"]
     assert "from:.live-input" in form.attrs["hx-trigger"]
     live = [n.attrs["name"] for n in form.iter() if "live-input" in n.classes]
-    assert live == ["explain", "query"]
+    assert live == ["explain", "query", "schema"]
     assert doc.by_id("result") is not None and doc.by_id("result-status") is not None
 
 
