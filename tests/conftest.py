@@ -1,8 +1,9 @@
 """Shared test set-up.
 
-Tests marked `postgres` or `browser` skip with a printed reason when PostgreSQL or
-Chromium is missing, unless REQUIRE_POSTGRES=1 / REQUIRE_BROWSER=1 (set by .ci/run):
-then they fail, so CI never skips them silently. A test during which the analyzer logs an
+Tests marked `postgres`, `redis`, `mariadb` or `browser` skip with a printed reason when
+PostgreSQL, Redis, a MariaDB server or Chromium is missing, unless REQUIRE_POSTGRES=1 /
+REQUIRE_REDIS=1 / REQUIRE_MARIADB=1 / REQUIRE_BROWSER=1 (set by .ci/run): then they fail, so CI
+never skips them silently. A test during which the analyzer logs an
 internal error fails, unless it is marked `internal_error` (tests/internal_errors.py).
 """
 
@@ -13,6 +14,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.advice.server import unavailable
 
 pytest_plugins = ["pytester", "tests.internal_errors"]
 
@@ -44,6 +47,8 @@ REQUIREMENTS = {
         "needs Redis: set REDIS_URL=redis://127.0.0.1:PORT/0 (a throwaway redis-server) to run it",
         "REQUIRE_REDIS",
     ),
+    # The reason names what is wrong: MARIADB_URL unset, the server not answering, PyMySQL missing.
+    "mariadb": (lambda: unavailable() is None, unavailable, "REQUIRE_MARIADB"),
     "browser": (CHROMIUM.exists, f"needs Chromium at {CHROMIUM} (apt-get install chromium)", "REQUIRE_BROWSER"),
 }
 
@@ -51,9 +56,10 @@ REQUIREMENTS = {
 def pytest_runtest_setup(item):
     for marker, (available, reason, env) in REQUIREMENTS.items():
         if marker in item.keywords and not available():
+            why = reason() if callable(reason) else reason
             if os.environ.get(env, "") not in ("", "0"):
-                pytest.fail(f"{reason}; {env}=1 makes this test mandatory")
-            pytest.skip(reason)
+                pytest.fail(f"{why}; {env}=1 makes this test mandatory")
+            pytest.skip(why)
 
 
 @pytest.fixture(autouse=True)

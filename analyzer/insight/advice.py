@@ -29,6 +29,7 @@ MAX_COVERING_EXTRA = 3  # columns added only to make an index covering
 MAX_NAME = 64
 SCANS = frozenset({"ALL", "index", "hash_ALL", "hash_index"})
 SORTS = ("Using filesort", "Using temporary")
+LOOKUPS = frozenset({"ref", "range", "ref_or_null", "index_merge"})
 
 
 @dataclass
@@ -42,6 +43,8 @@ class _Key:
     grouped: bool = False
     covering: bool = False
     joined_to: list[str] = field(default_factory=list)
+    reverse: bool = False  # on the join columns of a table read first, so the join can start elsewhere
+    starts_join: str | None = None  # on a partner's condition, so the join can start there instead of here
 
 
 def advise(plan: Plan, query: str | None, schema_text: str | None = None) -> tuple[list[Advice], list[Finding]]:
@@ -51,54 +54,107 @@ def advise(plan: Plan, query: str | None, schema_text: str | None = None) -> tup
     candidates = [node for node in plan.tree.walk() if _needs_help(node)]
     if not candidates or not query:
         return [], []
-    from analyzer.insight.query_shape import query_shape
+    from analyzer.insight.query_shape import add_plan_condition, query_shape
     from analyzer.readers.schema import read_schema
 
     schema = read_schema(schema_text) if schema_text else None
     shape = query_shape(query, schema)
     if shape is None:
         return [], []
-    order = [node.table.lower() for node in plan.tree.walk() if node.table and node.operation == "table"]
+    tables = [node for node in plan.tree.walk() if node.table and node.operation == "table"]
+    context = _Context(shape, schema, [node.table.lower() for node in tables if node.table])
+    context.nodes = {node.table.lower(): node for node in tables if node.table}
     advice: list[Advice] = []
     findings: list[Finding] = []
     for node in candidates:
         use = shape.use(node.table)
         if use is None:
             continue
-        earlier = set(order[: order.index(use.alias.lower())]) if use.alias.lower() in order else set()
-        table = schema.table(use.table) if schema is not None else None
-        key = _design(node, use, shape, earlier, table)
-        item = _advice(node, use, key, table, schema is not None, shape.limit) if key is not None else None
-        if item is not None and not any(a.table == item.table and a.columns == item.columns for a in advice):
-            advice.append(item)
-        elif item is None and use.blockers:
+        if node.condition:
+            add_plan_condition(shape, use, node.condition, schema)
+        items = _advise_access(node, use, context)
+        advice += [
+            item for item in items if not any(a.table == item.table and a.columns == item.columns for a in advice)
+        ]
+        if not items and use.blockers:
             findings.extend(_blocked(node, use))
     return advice, findings
 
 
+@dataclass
+class _Context:
+    """What every table access's advice is designed against."""
+
+    shape: Any
+    schema: Any
+    order: list[str]  # the aliases of the plan's table accesses, in join order
+    nodes: dict[str, PlanNode] = field(default_factory=dict)
+
+    def table(self, use: Any) -> Any:
+        return self.schema.table(use.table) if self.schema is not None else None
+
+    def before(self, alias: str) -> set[str]:
+        alias = alias.lower()
+        return set(self.order[: self.order.index(alias)]) if alias in self.order else set()
+
+
 def _needs_help(node: PlanNode) -> bool:
+    """A table access over MIN_ROWS that scans, sorts, or looks up by an index and then filters."""
     if node.operation != "table" or not node.table or node.table.startswith("<"):
         return False
-    rows = node.rows_estimated or 0
-    if rows < MIN_ROWS:
+    if (node.rows_estimated or 0) < MIN_ROWS:
         return False
-    return node.access_type in SCANS or any(item.startswith(SORTS) for item in node.extra)
+    filtered_after = node.access_type in LOOKUPS and (bool(node.condition) or "Using where" in node.extra)
+    return node.access_type in SCANS or _sorts(node) or filtered_after
 
 
-def _design(node: PlanNode, use: Any, shape: Any, earlier: set[str], table: Any) -> _Key | None:
-    """The columns of the index that serves this access, or None when there are none to use."""
+def _sorts(node: PlanNode) -> bool:
+    return any(item.startswith(SORTS) for item in node.extra)
+
+
+def _advise_access(node: PlanNode, use: Any, context: _Context) -> list[Advice]:
+    earlier = context.before(use.alias)
+    table = context.table(use)
+    key = _design(use, context.shape, earlier, table)
+    if key is None:
+        return _reverse(node, use, context, table) if not earlier and node.access_type in SCANS else []
+    if node.access_type not in SCANS and not _sorts(node) and not _improves(node, key, table):
+        return []
+    item = _advice(node, use, key, table, context.schema is not None, context.shape.limit)
+    return [item] if item is not None else []
+
+
+def _improves(node: PlanNode, key: _Key, table: Any) -> bool:
+    """Whether the new index narrows a lookup by more columns than the index it uses now (known
+    only from the table's definition)."""
+    used = next((i for i in table.indexes if node.key and i.name.lower() == node.key.lower()), None) if table else None
+    if used is None:
+        return False
+    narrowing = set(key.lookup) | ({key.range_column} if key.range_column else set())
+    served = 0
+    for column in used.columns:
+        if column not in narrowing:
+            break
+        served += 1
+    return len(narrowing) > served
+
+
+def _design(use: Any, shape: Any, earlier: set[str], table: Any) -> _Key | None:
+    """The columns of the index that serves this access, or None when there are none to use.
+    An ORDER BY or GROUP BY alone is worth an index only with a LIMIT, or with MIN()/MAX() only
+    (the index then skips through the groups): otherwise every row is still read."""
     key = _Key()
     joins = [column for column, partners in use.joins.items() if partners & earlier]
     key.joined_to = sorted({partner for column in joins for partner in use.joins[column] & earlier})
     lookup = [c for c in use.equal + joins if c not in use.many] + [c for c in use.many if c not in use.equal]
     key.lookup = list(dict.fromkeys(lookup))
     alias = use.alias.lower()
-    first = not earlier
     order = [column for owner, column, _ in shape.order_by]
     if (
-        first
+        not earlier
         and shape.order_by
         and shape.order_plain
+        and (key.lookup or shape.limit)
         and all(owner == alias for owner, _, _ in shape.order_by)
         and not use.many
         and (not use.ranges or use.ranges[0] == order[0])
@@ -108,7 +164,7 @@ def _design(node: PlanNode, use: Any, shape: Any, earlier: set[str], table: Any)
     elif use.ranges:
         key.columns = key.lookup + [use.ranges[0]]
         key.range_column = use.ranges[0]
-    elif first and shape.group_by and shape.group_plain and all(owner == alias for owner, _ in shape.group_by):
+    elif _groups_here(shape, alias, earlier) and (key.lookup or shape.loose_scan):
         key.columns = key.lookup + [c for _, c in shape.group_by if c not in key.lookup]
         key.grouped = True
     else:
@@ -118,6 +174,50 @@ def _design(node: PlanNode, use: Any, shape: Any, earlier: set[str], table: Any)
     key.columns = _existing_order_first(key, table)
     _make_covering(key, use, table)
     return key
+
+
+def _groups_here(shape: Any, alias: str, earlier: set[str]) -> bool:
+    return bool(not earlier and shape.group_by and shape.group_plain and all(a == alias for a, _ in shape.group_by))
+
+
+def _reverse(node: PlanNode, use: Any, context: _Context, table: Any) -> list[Advice]:
+    """A table read in full to drive a join, with nothing of its own to look up: when a table
+    joined after it has a condition of its own, an index on the join columns here lets the server
+    start from that table instead, and an index on that condition (when it has none) lets it find
+    those rows directly."""
+    alias = use.alias.lower()
+    later = set(context.order) - context.before(alias) - {alias}
+    partners = {
+        partner
+        for column, aliases in use.joins.items()
+        for partner in aliases & later
+        if _narrowed(context.shape.use(partner))
+    }
+    columns = [column for column, aliases in use.joins.items() if aliases & partners]
+    if not columns:
+        return []
+    key = _Key(columns=list(columns), lookup=list(columns), joined_to=sorted(partners), reverse=True)
+    found = _advice(node, use, key, table, context.schema is not None, False)
+    items = [found] if found is not None else []
+    for partner in sorted(partners):
+        items += _partner_advice(context.shape.use(partner), context, alias)
+    return items
+
+
+def _narrowed(use: Any) -> bool:
+    return use is not None and bool(use.equal or use.many or use.ranges)
+
+
+def _partner_advice(use: Any, context: _Context, driver: str) -> list[Advice]:
+    """The index on a join partner's own condition, so the join can start from it."""
+    node = context.nodes.get(use.alias.lower())
+    if node is None:
+        return []
+    lookup = list(dict.fromkeys(use.equal + use.many))
+    key = _Key(lookup=lookup, columns=lookup + use.ranges[:1], range_column=use.ranges[0] if use.ranges else None)
+    key.starts_join = driver
+    found = _advice(node, use, key, context.table(use), context.schema is not None, False)
+    return [found] if found is not None else []
 
 
 def _existing_order_first(key: _Key, table: Any) -> list[str]:
@@ -172,6 +272,8 @@ def _advice(node: PlanNode, use: Any, key: _Key, table: Any, checked: bool, limi
             return None  # it exists, or the new one would be a left prefix of it
         if index.usable and _same_lookup(index.columns, key):
             return None
+        if (index.primary or index.unique) and key.lookup and set(index.columns) <= set(key.lookup):
+            return None  # a lookup by these columns finds one row already
     redundant = [
         index.name
         for index in existing
@@ -277,22 +379,48 @@ def _quote(name: str) -> str:
 
 
 def _reason(node: PlanNode, use: Any, key: _Key, redundant: list[str], checked: bool, limit: bool) -> str:
-    count = int(node.rows_estimated or 0)
-    rows = f"{count:,} {'row' if count == 1 else 'rows'}"
     label = f"`{use.alias}`" if use.alias == use.table else f"`{use.alias}` ({use.table})"
-    if node.access_type in SCANS:
-        problem = (
-            f"{label} is read in full (about {rows})"
-            if node.access_type != "index"
-            else (f"{label} is read through a whole index (about {rows})")
+    columns = ", ".join(key.columns)
+    if key.starts_join:
+        text = (
+            f"{label} is where the join should start: its own condition on {_names(key.columns)} narrows it. "
+            f"An index on ({columns}) lets the server find those rows directly, then look up `{key.starts_join}`."
+        )
+    elif key.reverse:
+        text = (
+            f"{_problem(node, label)} to drive the join. An index on ({columns}) lets the server start from "
+            f"{_names(key.joined_to)} instead, narrowed by its own condition, and look {label} rows up by "
+            f"{_names(key.lookup)} for each of them."
         )
     else:
-        problem = f"{label} is read through `{node.key}` (about {rows})" if node.key else f"{label} reads about {rows}"
+        text = f"{_problem(node, label)}. An index on ({columns}) lets the server {_join_words(_gains(key, limit))}."
+    if redundant:
+        text += f" It makes {_names(redundant)} redundant (a left prefix of it): drop after checking no index hint names it."
+    if not checked:
+        text += " Not checked against the table's existing indexes: add its SHOW CREATE TABLE to check."
+    return text
+
+
+def _problem(node: PlanNode, label: str) -> str:
+    """What the access does now: `o` is read in full (about 60,000 rows), then sorted …"""
+    count = int(node.rows_estimated or 0)
+    rows = f"{count:,} {'row' if count == 1 else 'rows'}"
+    if node.access_type == "index":
+        problem = f"{label} is read through a whole index (about {rows})"
+    elif node.access_type in SCANS:
+        problem = f"{label} is read in full (about {rows})"
+    elif node.key:
+        problem = f"{label} is read through `{node.key}` (about {rows}), each row then checked against the rest of the condition"
+    else:
+        problem = f"{label} reads about {rows}"
     if any(item.startswith("Using filesort") for item in node.extra):
         problem += ", then sorted in an extra pass (Using filesort)"
     if any(item.startswith("Using temporary") for item in node.extra):
         problem += ", through a temporary table (Using temporary)"
-    columns = ", ".join(key.columns)
+    return problem
+
+
+def _gains(key: _Key, limit: bool) -> list[str]:
     does = []
     if key.lookup:
         joined = f" for each row of {', '.join(f'`{p}`' for p in key.joined_to)}" if key.joined_to else ""
@@ -305,12 +433,7 @@ def _reason(node: PlanNode, use: Any, key: _Key, redundant: list[str], checked: 
         does.append("group them in index order, without a temporary table")
     if key.covering:
         does.append("answer from the index alone (it holds every column the query reads of the table)")
-    text = f"{problem}. An index on ({columns}) lets the server {_join_words(does)}."
-    if redundant:
-        text += f" It makes {_names(redundant)} redundant (a left prefix of it): drop after checking no index hint names it."
-    if not checked:
-        text += " Not checked against the table's existing indexes: add its SHOW CREATE TABLE to check."
-    return text
+    return does
 
 
 def _names(items: list[str]) -> str:

@@ -56,6 +56,7 @@ class QueryShape:
     group_by: list[tuple[str, str]] = field(default_factory=list)
     group_plain: bool = True
     limit: bool = False
+    loose_scan: bool = False  # the select list aggregates with MIN() and MAX() only: an index can skip through groups
 
     def use(self, alias: str | None) -> TableUse | None:
         return self.tables.get(alias.lower()) if alias else None
@@ -378,6 +379,38 @@ class _Reader:
                     continue
                 self.shape.group_by.append((use.alias.lower(), column.name.lower()))
         self.shape.limit = tree.args.get("limit") is not None
+        aggregates = [node for item in tree.expressions for node in item.find_all(exp.AggFunc)] if group else []
+        self.shape.loose_scan = bool(aggregates) and all(isinstance(node, (exp.Min, exp.Max)) for node in aggregates)
+
+
+class _ConditionReader(_Reader):
+    """Reads a condition the plan prints for one table access (MariaDB's and MySQL's
+    `attached_condition`): its columns belong to that table when unqualified or qualified with the
+    table's alias or name."""
+
+    def __init__(self, shape: QueryShape, schema: Any, use: TableUse):
+        super().__init__(shape, schema)
+        self.target = use
+
+    def owner(self, column: Any) -> TableUse | None:
+        qualifier = (column.table or "").lower()
+        return self.target if qualifier in ("", self.target.alias.lower(), self.target.table.lower()) else None
+
+
+def add_plan_condition(shape: QueryShape, use: TableUse, condition: str, schema: Any = None) -> None:
+    """Add to `use` the equalities and ranges of a condition the plan shows on its table (one the
+    optimizer pushed down, such as into a derived table, is only there). Server-made wrappers
+    such as `<cache>(…)` or `trigcond(…)` that sqlglot cannot parse are skipped."""
+    import sqlglot
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tree = sqlglot.parse_one(condition, read="mysql")
+    except SqlglotError:
+        return
+    reader = _ConditionReader(shape, schema, use)
+    for part in _conjuncts(tree):
+        reader.read_condition(part)
 
 
 def _conjuncts(node: Any) -> list[Any]:
