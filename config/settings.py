@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.connections.read_only_checks",
     "django.middleware.security.SecurityMiddleware",
     "config.unavailable.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -68,9 +69,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.LazyMessages",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.ContentSecurityPolicy",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -118,7 +119,13 @@ def database(url: str) -> dict:
     options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
     options.setdefault("tcp_user_timeout", (DB_STATEMENT_TIMEOUT_MS + DB_CONNECT_TIMEOUT * 1000))
     options["options"] = f"{options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()
+    # Lets config/prepared.py prepare the statements of hot reads (Django's client-side binding
+    # cursors never prepare one, whatever this says).
+    options.setdefault("prepare_threshold", 5)
     if DB_POOL_SIZE > 0:
+        # Django's backend, whose pool checks each connection it hands out with a round trip for
+        # requests that may write, by its socket for reads (config/connections.py).
+        entry["ENGINE"] = "config.postgresql"
         entry["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
         options["pool"] = {
             "min_size": min(2, DB_POOL_SIZE),
@@ -191,7 +198,7 @@ def caches(url: str) -> dict:
         raise ValueError(f"CACHE_URL: unknown cache {scheme!r}; use locmem:// or redis://host:port/db")
     return {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}},
-        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pastebin_throttle_cache"},
+        "throttle": {"BACKEND": "config.throttle_cache.UpsertDatabaseCache", "LOCATION": "pastebin_throttle_cache"},
     }
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from django.db import connection
+from datetime import UTC, datetime
 
+from django.db import connection
+from django.utils.dateparse import parse_datetime
+
+from config import prepared
 from pastebin import clock
 from pastebin.models import DeletedSlug, Explain
 
@@ -62,12 +66,70 @@ def get_live_explain(slug: str, defer: tuple[str, ...] = ()) -> Explain:
 
 def live_raw_text(slug: str) -> str | None:
     """The paste of a live explain, or None (never existed, or gone). The raw view's one read, in
-    plain SQL: building it with the ORM costs more than running it."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT raw_explain FROM pastebin_explain WHERE slug = %s AND NOT hidden "
-            "AND (expires_at IS NULL OR expires_at > %s)",
-            [slug, clock.now()],
-        )
-        row = cursor.fetchone()
-    return row[0] if row else None
+    plain SQL, prepared (config/prepared.py): building it with the ORM costs more than running it."""
+    found = prepared.rows(
+        "SELECT raw_explain FROM pastebin_explain WHERE slug = %s AND NOT hidden "
+        "AND (expires_at IS NULL OR expires_at > %s)",
+        [slug, clock.now()],
+    )
+    return found[0][0] if found else None
+
+
+# The permalink page's columns of the explain (none of the large ones) and of the explain it
+# improves on, then one live explain that improves on it per row (none: NULLs).
+_PAGE_FIELDS = (
+    "slug",
+    "title",
+    "parser_version",
+    "created_at",
+    "expires_at",
+    "visibility",
+    "anonymized",
+    "hidden",
+    "updated_at",
+)
+_PAGE_SQL = (
+    "SELECT {explain}, o.slug, o.title, n.slug, n.title, n.created_at"
+    " FROM pastebin_explain e"
+    " LEFT JOIN pastebin_explain o ON o.slug = e.improves_on_id"
+    " LEFT JOIN pastebin_explain n ON n.improves_on_id = e.slug AND NOT n.hidden"
+    " AND (n.expires_at IS NULL OR n.expires_at > %s)"
+    " WHERE e.slug = %s ORDER BY n.created_at DESC, n.slug DESC"
+).format(explain=", ".join(f"e.{name}" for name in _PAGE_FIELDS))
+
+
+def _aware(value: datetime | str | None) -> datetime | None:
+    """A timestamp as the ORM gives it (SQLite's raw cursor returns it naive, or as text)."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is not None and value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value
+
+
+def _explain(names: tuple[str, ...], values: list) -> Explain:
+    """A stored explain from some of its columns, the others deferred (read only if used)."""
+    return Explain.from_db(connection.alias, list(names), values)
+
+
+def page_explain(slug: str) -> tuple[Explain, list[Explain]] | None:
+    """The explain of a permalink page (live or not: see `gone_reason`), with the explain it
+    improves on and the live explains that improve on it, newest first; None when there is no
+    such explain. One query, written in SQL and prepared (config/prepared.py): building it with the
+    ORM costs more than running it."""
+    rows = prepared.rows(_PAGE_SQL, [clock.now(), slug])
+    if not rows:
+        return None
+    count = len(_PAGE_FIELDS)
+    first = list(rows[0][:count])
+    first[3], first[4], first[8] = _aware(first[3]), _aware(first[4]), _aware(first[8])
+    first[6], first[7] = bool(first[6]), bool(first[7])
+    explain = _explain(_PAGE_FIELDS, first)
+    older_slug, older_title = rows[0][count : count + 2]
+    explain.improves_on = _explain(("slug", "title"), [older_slug, older_title]) if older_slug is not None else None
+    improvements = [
+        _explain(("slug", "title", "created_at"), [newer_slug, title, _aware(created)])
+        for *_, newer_slug, title, created in rows
+        if newer_slug is not None
+    ]
+    return explain, improvements

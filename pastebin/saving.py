@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 import analyzer
+from config import prepared
 from pastebin import clock, expiry, permalink
 from pastebin.anonymize import AnonymizeError, anonymize
 from pastebin.models import DeletedSlug, Explain, Visibility
@@ -139,8 +140,8 @@ def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str]) -> No
     """Insert under a random slug, drawing again on the (astronomically rare) collision."""
     for _ in range(SLUG_ATTEMPTS):
         explain.slug = make_slug()
-        if DeletedSlug.objects.filter(slug=explain.slug).exists():
-            continue
+        if prepared.rows("SELECT 1 FROM pastebin_deletedslug WHERE slug = %s", [explain.slug]):
+            continue  # the slug of a deleted explain, whose permalink stays gone
         try:
             with transaction.atomic():
                 explain.save(force_insert=True)

@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.db import connection, transaction
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotModified
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,6 +30,7 @@ from analyzer.insight.compare import compare as compare_analyses
 from analyzer.render.icicle import profile_document
 from analyzer.render.view import MAX_SHOWN_ROWS
 from analyzer.web.views import is_htmx, svg_download
+from config.csrf import get_token
 from pastebin import clock, expiry, lookup, permalink
 from pastebin.examples import EXAMPLE, example_text
 from pastebin.forms import EditForm, ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
@@ -176,11 +176,13 @@ def analyze(request: HttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The permalink page. Its analysis section comes from the cache (pastebin/permalink.py), and
     for a visitor without a session the whole page does, ETag and 304 included."""
-    found = _live_or_gone(request, slug, defer=lookup.HEAVY_FIELDS)
-    if isinstance(found, HttpResponse):
-        return found
-    explain = found
-    improvements = list(explain.improvements.live().only("slug", "title", "created_at"))
+    found = lookup.page_explain(slug)
+    reason = lookup.gone_reason(found and found[0], slug)
+    if reason:
+        return _gone(request, reason)
+    if found is None:
+        raise Http404("There is no saved explain with this address.")
+    explain, improvements = found
     if _has_visitor_state(request):
         return _personal_page(request, explain, improvements)
     shown = _page_parts(request, explain, improvements)

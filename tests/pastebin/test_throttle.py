@@ -57,3 +57,28 @@ def test_counts_live_in_the_shared_database_cache(settings, client, paste):
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {caches['throttle']._table}")
         assert cursor.fetchone()[0] >= 1
+
+
+def test_the_counts_cache_stores_in_one_statement_and_culls_now_and_then(settings):
+    from django.core.cache import caches
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from config.throttle_cache import CULL_EVERY
+
+    cache = caches["throttle"]
+    counted = 0
+    for number in range(2 * CULL_EVERY):
+        with CaptureQueriesContext(connection) as queries:
+            cache.set("counts", [number, 1.5], 60)
+        sql = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]  # a test runs in a transaction
+        if any("COUNT(*)" in statement for statement in sql):
+            counted += 1  # Django's own set, which counts the rows to cull the table
+        else:
+            assert len(sql) == 1 and "ON CONFLICT" in sql[0]
+        assert cache.get("counts") == [number, 1.5]
+    assert counted == 2
+    cache.set("gone", [1], -1)
+    assert cache.get("gone", "expired") == "expired"
+    cache.set("kept", [2], None)
+    assert cache.get("kept") == [2]
