@@ -9,13 +9,14 @@ from analyzer.insight.advice import advise
 from analyzer.insight.annotations import annotate
 from analyzer.insight.findings import SEVERITY_ORDER
 from analyzer.insight.profile import profile
+from analyzer.insight.server import detect
 from analyzer.model import Analysis
 from analyzer.readers.dispatch import parse
 from analyzer.readers.line_roles import query_given
 
 # Bump when a parser or annotator change alters the output for the same input;
 # stored explains record the version that analyzed them.
-PARSER_VERSION = "5"
+PARSER_VERSION = "6"
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 
@@ -40,8 +41,11 @@ def analyze(
             plan.query = query.strip()
             plan.lines = query_given(plan.lines)
         timing = profile(plan.tree) if plan.tree is not None else None
-        annotations, findings = annotate(plan, timing)
+        server = detect(text, plan)
+        annotations, findings = annotate(plan, timing, server)
         advice, blocked = advise(plan, plan.query, schema)
     if blocked:
         findings = sorted(findings + blocked, key=lambda f: SEVERITY_ORDER.get(f.severity, 9))
-    return Analysis(plan=plan, annotations=annotations, findings=findings, profile=timing, advice=advice)
+    return Analysis(
+        plan=plan, annotations=annotations, findings=findings, profile=timing, advice=advice, server=server
+    )

@@ -235,6 +235,24 @@ class AnalysisView:
     profile: ProfileView | None = None  # for a plan with timings
     terms: list[TermNote] = field(default_factory=list)  # the explanations of the terms in `rows`
     advice: list[AdviceView] = field(default_factory=list)  # indexes to add
+    server: str = ""  # "MariaDB 10.11", "MySQL": whose documentation the terms link to, unless `variant` says it
+
+
+_FLAVOUR_NAMES = {"mysql": "MySQL", "mariadb": "MariaDB"}
+
+
+def _server_label(analysis: dict[str, Any]) -> str:
+    """The server the analysis found ("MySQL 8.0", "MariaDB"), or "" when unknown or when the
+    variant already names it."""
+    server = analysis.get("server")
+    if not isinstance(server, dict):
+        return ""
+    name = _FLAVOUR_NAMES.get(str(server.get("flavour")))
+    if name is None:
+        return ""
+    version = server.get("version")
+    label = f"{name} {version}" if isinstance(version, str) and version else name
+    return "" if str(analysis.get("variant") or "").startswith(label) else label
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -313,6 +331,7 @@ def build_view(analysis: dict[str, Any], raw_explain: str | None = None, prefix:
     view = AnalysisView(
         format=str(analysis.get("format") or ""),
         variant=str(analysis.get("variant") or ""),
+        server=_server_label(analysis),
         columns=[(c, numeric[c]) for c in columns],
         rows=row_views,
         findings=[_finding_view(f, rows, len(row_views), shown_nodes, prefix) for f in findings[:MAX_SHOWN_FINDINGS]],
