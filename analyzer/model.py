@@ -261,6 +261,22 @@ class Plan:
     lines: list[LineSpan] = field(default_factory=list)
 
 
+FLAVOURS = ("mysql", "mariadb")
+
+
+@dataclass(frozen=True)
+class Server:
+    """The server that printed a paste, as far as it shows (`insight.server.detect`): `flavour` is
+    "mysql", "mariadb" or None, `version` its "major.minor" ("10.11", "8.0") or None."""
+
+    flavour: str | None = None
+    version: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API's `server`."""
+        return {"flavour": self.flavour, "version": self.version}
+
+
 @dataclass
 class Annotation:
     row: int
@@ -363,12 +379,14 @@ class Analysis:
     findings: list[Finding] = field(default_factory=list)
     profile: Profile | None = None
     advice: list[Advice] = field(default_factory=list)
+    server: Server = field(default_factory=Server)
 
     def to_dict(self) -> dict[str, Any]:
         p = self.plan
         return {
             "format": p.format,
             "variant": p.variant,
+            "server": self.server.to_dict(),
             "columns": list(p.columns),
             "rows": [dict(row) for row in p.rows],
             "plan": p.plan,

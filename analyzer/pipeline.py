@@ -7,13 +7,14 @@ from __future__ import annotations
 from analyzer.deadline import DEFAULT_DEADLINE_MS, deadline
 from analyzer.insight.annotations import annotate
 from analyzer.insight.profile import profile
+from analyzer.insight.server import detect
 from analyzer.model import Advice, Analysis, Finding, Plan
 from analyzer.readers.dispatch import parse
 from analyzer.readers.line_roles import query_given
 
 # Bump when a parser or annotator change alters the output for the same input;
 # stored explains record the version that analyzed them.
-PARSER_VERSION = "5"
+PARSER_VERSION = "6"
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 
@@ -38,13 +39,16 @@ def analyze(
             plan.query = query.strip()
             plan.lines = query_given(plan.lines)
         timing = profile(plan.tree) if plan.tree is not None else None
-        annotations, findings = annotate(plan, timing)
+        server = detect(text, plan)
+        annotations, findings = annotate(plan, timing, server)
         advice, blocked = _advise(plan, schema)
     if blocked:
         from analyzer.insight.findings import SEVERITY_ORDER
 
         findings = sorted(findings + blocked, key=lambda f: SEVERITY_ORDER.get(f.severity, 9))
-    return Analysis(plan=plan, annotations=annotations, findings=findings, profile=timing, advice=advice)
+    return Analysis(
+        plan=plan, annotations=annotations, findings=findings, profile=timing, advice=advice, server=server
+    )
 
 
 def _advise(plan: Plan, schema: str | None) -> tuple[list[Advice], list[Finding]]:

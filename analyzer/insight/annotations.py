@@ -13,25 +13,31 @@ from analyzer.deadline import check_deadline
 from analyzer.insight import glossary
 from analyzer.insight.findings import findings, is_work_table
 from analyzer.insight.rows import row_nodes
-from analyzer.model import Annotation, Finding, Plan, PlanNode, Profile
+from analyzer.model import Annotation, Finding, Plan, PlanNode, Profile, Server
 
 
-def annotate(plan: Plan, timing: Profile | None = None) -> tuple[list[Annotation], list[Finding]]:
+def annotate(
+    plan: Plan, timing: Profile | None = None, server: Server | None = None
+) -> tuple[list[Annotation], list[Finding]]:
     """Annotate every row of `plan` and list its findings, most severe first.
 
     Annotations cover the select_type, the type (both parts of MariaDB's `ref|filter`) and each
     "; "-separated Extra item; items the glossary does not know get no annotation. `timing` is the
-    plan's profile, whose slowest steps become findings.
+    plan's profile, whose slowest steps become findings. Each annotation's `url` is the term's page
+    in the documentation of `server` (`insight.server.detect`), of its version for MySQL's manual.
     """
     nodes = row_nodes(plan)
+    server = server or Server()
     annotations: list[Annotation] = []
     for index, node in enumerate(nodes):
         check_deadline()
-        annotations.extend(_annotate_row(index, node))
+        annotations.extend(_annotate_row(index, node, server))
     return annotations, findings(plan, nodes, timing)
 
 
-def _annotation(index: int, column: str, printed: str, match_value: str | None = None) -> Annotation | None:
+def _annotation(
+    index: int, column: str, printed: str, server: Server, match_value: str | None = None
+) -> Annotation | None:
     term = glossary.match(column, match_value if match_value is not None else printed)
     if term is None:
         return None
@@ -42,27 +48,27 @@ def _annotation(index: int, column: str, printed: str, match_value: str | None =
         severity=term.severity,
         title=term.title,
         explanation=term.explanation,
-        url=term.url,
+        url=term.url_for(server.flavour, server.version),
         slug=term.slug,
     )
 
 
-def _annotate_row(index: int, node: PlanNode) -> Iterable[Annotation]:
+def _annotate_row(index: int, node: PlanNode, server: Server) -> Iterable[Annotation]:
     candidates: list[Annotation | None] = []
     if node.select_type:
-        candidates.append(_annotation(index, "select_type", node.select_type))
+        candidates.append(_annotation(index, "select_type", node.select_type, server))
     access = node.access_type
     parts = [part.strip() for part in (access or "").split("|") if part.strip()]
     if len(parts) > 1 and parts[-1].lower() == "filter":
         # MariaDB's rowid filter: explain the access method and the filter separately.
-        candidates.append(_annotation(index, "type", parts[0]))
-        candidates.append(_annotation(index, "type", parts[-1], access))
+        candidates.append(_annotation(index, "type", parts[0], server))
+        candidates.append(_annotation(index, "type", parts[-1], server, access))
     elif access:
-        scan = _annotation(index, "type", access)
+        scan = _annotation(index, "type", access, server)
         if scan is not None and is_work_table(node) and scan.severity in ("bad", "warning"):
             # Reading back a UNION result or a derived table in full is how those work tables are used.
             scan.severity = "info"
         candidates.append(scan)
     for item in node.extra:
-        candidates.append(_annotation(index, "extra", item))
+        candidates.append(_annotation(index, "extra", item, server))
     return [a for a in candidates if a is not None]

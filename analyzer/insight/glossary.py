@@ -9,6 +9,11 @@ Each `Term` carries an anchored, case-insensitive pattern; `match()` finds the e
 printed value (one Extra item at a time, not a whole "; "-joined cell). The web UI renders
 `/terms/` from `TERMS` with anchors `#<slug>`.
 
+Each term links to a page of the MySQL manual, of the MariaDB documentation, or both:
+`Term.url_for(flavour, version)` gives the page of the server that printed the plan (for MySQL,
+in the manual of its version), the other server's page when its own has none, and MySQL's first
+when the server is not known. `{manual}` in a MySQL URL stands for the manual's version.
+
 Wording is ours. Version facts and documentation URLs come from the project's EXPLAIN term
 reference (MySQL 5.x-9.x, MariaDB 5.3-11.x); URLs prefer pages that were actually retrieved.
 """
@@ -32,6 +37,25 @@ if TYPE_CHECKING:
 
 COLUMNS = ("select_type", "type", "extra")
 
+# The MySQL manuals linked: {manual} in a MySQL URL becomes one of them (`mysql_manual()`).
+MYSQL_MANUALS = ("8.0", "8.4")
+_MANUAL = "{manual}"
+# Where each server's documentation lives: a url id given as a term's `mysql` or `mariadb` must be there.
+_HOSTS = {
+    "mysql": ("https://dev.mysql.com/", "https://docs.oracle.com/"),
+    "mariadb": ("https://mariadb.com/", "https://www.mariadb.com/"),
+}
+
+
+def mysql_manual(version: str | None) -> str:
+    """The MySQL manual for a server's "major.minor" version: 8.0's for 8.0 and older (5.x), the
+    8.4 LTS manual for 8.1 and newer, 9.x included, and when the version is not known."""
+    try:
+        major, minor = (int(part) for part in (version or "").split(".")[:2])
+    except ValueError:
+        return MYSQL_MANUALS[-1]
+    return "8.0" if (major, minor) <= (8, 0) else "8.4"
+
 
 @dataclass(frozen=True)
 class Term:
@@ -42,7 +66,37 @@ class Term:
     severity: str
     title: str
     explanation: str
-    url: str
+    # The term's page in the MySQL manual ({manual} for the manual's version) and in MariaDB's
+    # documentation; at least one of them.
+    mysql_url: str | None
+    mariadb_url: str | None
+
+    def url_for(self, flavour: str | None = None, version: str | None = None) -> str:
+        """The documentation page for this term as printed by `flavour` ("mysql", "mariadb" or None)
+        at `version` ("major.minor" or None): that server's page, else the other's."""
+        if flavour == "mariadb" and self.mariadb_url:
+            return self.mariadb_url
+        if self.mysql_url:
+            return self.mysql_url.replace(_MANUAL, mysql_manual(version if flavour == "mysql" else None))
+        return self.mariadb_url or ""
+
+    @property
+    def url(self) -> str:
+        """The page when the server is not known: MySQL's (the current LTS manual), else MariaDB's."""
+        return self.url_for()
+
+    def links(self) -> list[tuple[str, str]]:
+        """Every page of the term, as (label, URL): MySQL's in each manual, newest first, then MariaDB's."""
+        found = []
+        if self.mysql_url:
+            if _MANUAL in self.mysql_url:
+                for manual in reversed(MYSQL_MANUALS):
+                    found.append((f"MySQL {manual} manual", self.mysql_url.replace(_MANUAL, manual)))
+            else:
+                found.append(("MySQL manual", self.mysql_url))
+        if self.mariadb_url:
+            found.append(("MariaDB documentation", self.mariadb_url))
+        return found
 
 
 # Every term in file order, and the same by slug: read from glossary.toml on first access
@@ -83,17 +137,18 @@ _PLACEHOLDER = "{ARGS}"
 # A "{" left after that, unescaped and not opening a repetition such as {2,3}: a misspelt placeholder.
 _STRAY_BRACE = r"(?<!\\)\{(?![0-9,])[^}]{0,20}\}?"
 
-_REQUIRED_KEYS = ("column", "slug", "term", "severity", "url", "title", "explanation")
-_OPTIONAL_KEYS = ("pattern",)
+_REQUIRED_KEYS = ("column", "slug", "term", "severity", "title", "explanation")
+_OPTIONAL_KEYS = ("pattern", "mysql", "mariadb")
 
 
 def load(source: str | Mapping[str, Any], *, checked: bool = False) -> Glossary:
     """Check and index glossary data: TOML text, or the dict `tomllib` makes of it.
 
     Raises GlossaryError for invalid TOML, a malformed `[urls]` table, or an entry with an
-    unknown or missing key, an unknown column, severity or url id, a repeated slug or exact
-    term, or a pattern that does not compile. Patterns are compiled on first use when the data
-    was `checked` before (the shipped file's cached data), else now, to check them.
+    unknown or missing key (or neither `mysql` nor `mariadb`), an unknown column, severity or url
+    id, a url id of the other server's documentation, a repeated slug or exact term, or a pattern
+    that does not compile. Patterns are compiled on first use when the data was `checked` before
+    (the shipped file's cached data), else now, to check them.
     """
     data = _parse_toml(source) if isinstance(source, str) else source
     unknown = sorted(set(data) - {"urls", "term"})
@@ -119,8 +174,11 @@ def _check_urls(urls: object) -> dict[str, str]:
     if not isinstance(urls, dict) or not urls:
         raise GlossaryError("glossary: no [urls] table")
     for key, url in urls.items():
-        if not isinstance(url, str) or not url.startswith("https://") or any(c.isspace() for c in url):
+        plain = url.replace(_MANUAL, MYSQL_MANUALS[0]) if isinstance(url, str) else url
+        if not isinstance(plain, str) or not plain.startswith("https://") or any(c.isspace() for c in plain):
             raise GlossaryError(f"glossary: url {key} is not an https:// address: {url!r}")
+        if "{" in plain or "}" in plain:
+            raise GlossaryError(f"glossary: url {key} has a placeholder other than {_MANUAL}: {url!r}")
     return urls
 
 
@@ -142,8 +200,16 @@ def _make_term(number: int, entry: object, urls: Mapping[str, str], checked: boo
         raise GlossaryError(f"{where}: unknown column {entry['column']!r} (expected one of {', '.join(COLUMNS)})")
     if entry["severity"] not in SEVERITIES:
         raise GlossaryError(f"{where}: unknown severity {entry['severity']!r} (expected {', '.join(SEVERITIES)})")
-    if entry["url"] not in urls:
-        raise GlossaryError(f"{where}: unknown url id {entry['url']!r} (not in [urls])")
+    if "mysql" not in entry and "mariadb" not in entry:
+        raise GlossaryError(f"{where}: no documentation: give mysql, mariadb or both")
+    for server in ("mysql", "mariadb"):
+        if server in entry:
+            if entry[server] not in urls:
+                raise GlossaryError(f"{where}: unknown url id {entry[server]!r} (not in [urls])")
+            if not urls[entry[server]].startswith(_HOSTS[server]):
+                raise GlossaryError(f"{where}: {server} url {entry[server]} is not in the {server} documentation")
+            if server == "mariadb" and _MANUAL in urls[entry[server]]:
+                raise GlossaryError(f"{where}: mariadb url {entry[server]} has {_MANUAL}")
     term = Term(
         slug=entry["slug"],
         column=entry["column"],
@@ -152,7 +218,8 @@ def _make_term(number: int, entry: object, urls: Mapping[str, str], checked: boo
         severity=entry["severity"],
         title=entry["title"],
         explanation=entry["explanation"],
-        url=urls[entry["url"]],
+        mysql_url=urls[entry["mysql"]] if "mysql" in entry else None,
+        mariadb_url=urls[entry["mariadb"]] if "mariadb" in entry else None,
     )
     return term, "pattern" not in entry
 

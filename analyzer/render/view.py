@@ -256,6 +256,24 @@ class AnalysisView:
     def copies(self) -> list[tuple[str, str]]:
         """The clean copies, as (name, text): the table, then the vertical output."""
         return [("table", self.clean_table), ("vertical", self.clean_vertical)]
+    server: str = ""  # "MariaDB 10.11", "MySQL": whose documentation the terms link to, unless `variant` says it
+
+
+_FLAVOUR_NAMES = {"mysql": "MySQL", "mariadb": "MariaDB"}
+
+
+def _server_label(analysis: dict[str, Any]) -> str:
+    """The server the analysis found ("MySQL 8.0", "MariaDB"), or "" when unknown or when the
+    variant already names it."""
+    server = analysis.get("server")
+    if not isinstance(server, dict):
+        return ""
+    name = _FLAVOUR_NAMES.get(str(server.get("flavour")))
+    if name is None:
+        return ""
+    version = server.get("version")
+    label = f"{name} {version}" if isinstance(version, str) and version else name
+    return "" if str(analysis.get("variant") or "").startswith(label) else label
 
 
 def _worst(severities: list[str]) -> str | None:
@@ -335,6 +353,7 @@ def build_view(
     view = AnalysisView(
         format=str(analysis.get("format") or ""),
         variant=str(analysis.get("variant") or ""),
+        server=_server_label(analysis),
         columns=[(c, numeric[c]) for c in columns],
         rows=row_views,
         findings=[_finding_view(f, rows, len(row_views), shown_nodes, prefix) for f in findings[:MAX_SHOWN_FINDINGS]],

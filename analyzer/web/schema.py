@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from analyzer.model import FORMATS, JOIN_ALGORITHMS, LINE_ROLES, OPERATIONS, SEVERITIES
+from analyzer.model import FLAVOURS, FORMATS, JOIN_ALGORITHMS, LINE_ROLES, OPERATIONS, SEVERITIES
 
 
 class AnnotationOutput(serializers.Serializer):
@@ -15,7 +15,10 @@ class AnnotationOutput(serializers.Serializer):
     severity = serializers.ChoiceField(choices=list(SEVERITIES))
     title = serializers.CharField()
     explanation = serializers.CharField()
-    url = serializers.URLField()
+    url = serializers.URLField(
+        help_text="The term's page in the documentation of the server that printed the plan (`server`; the "
+        "MySQL manual of its version), or the other server's when its own has none; MySQL's first when unknown."
+    )
     slug = serializers.CharField()
 
 
@@ -125,12 +128,32 @@ class PlanNodeOutput(serializers.Serializer):
     children = serializers.ListField(child=serializers.DictField(), help_text="Nodes of this same shape.")
 
 
+class ServerOutput(serializers.Serializer):
+    """The server that printed the paste, as far as the paste shows."""
+
+    flavour = serializers.ChoiceField(
+        choices=list(FLAVOURS),
+        allow_null=True,
+        help_text="From a version string in the paste, else the plan's variant or terms only one server "
+        "prints, else a MariaDB prompt; null when nothing tells.",
+    )
+    version = serializers.CharField(
+        allow_null=True,
+        help_text='"major.minor" ("10.11", "8.0"), only from a version string such as '
+        '"Server version: 10.11.6-MariaDB" or "mysql  Ver 8.0.36"; null otherwise.',
+    )
+
+
 class AnalysisOutput(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS))
     variant = serializers.CharField(
         allow_null=True,
         help_text="The statement and server that printed the plan, when the output shows them "
         '(e.g. "MySQL EXPLAIN ANALYZE", "MariaDB ANALYZE FORMAT=JSON").',
+    )
+    server = ServerOutput(
+        help_text="Which server printed the plan; the annotations link to its documentation. "
+        "Missing in explains saved before parser version 6."
     )
     columns = serializers.ListField(child=serializers.CharField())
     rows = serializers.ListField(child=serializers.DictField(allow_null=True), help_text="Cells exactly as printed.")

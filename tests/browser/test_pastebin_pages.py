@@ -39,6 +39,7 @@ def test_paste_preview_save_tooltip_glossary_and_delete(open_page, trouble):
     page.get_by_role("button", name="Analyze").click()
     expect(page.locator("#result pre.sql")).to_have_text("SELECT 1 FROM e JOIN d")
     assert page.url.endswith("/")
+    page.get_by_text("Save options").click()  # folded: one tab stop between the paste and its analysis
     page.locator("#id_title").fill("Join after the e-mail mangled it")
     with page.expect_navigation():
         page.get_by_role("button", name="Save & share").click()
@@ -108,6 +109,7 @@ def test_collapsed_parts_load_when_opened_or_are_links_without_javascript(open_p
 def test_hostile_paste_on_home_and_permalink_runs_nothing(open_page, trouble):
     page = open_page("/")
     page.locator("#id_query").fill(HOSTILE_QUERY)
+    page.get_by_text("Save options").click()
     page.locator("#id_title").fill(HOSTILE_TITLE)
     page.locator("#id_explain").fill(hostile_table())
     expect(page.locator("#result table.plan tbody tr")).to_have_count(2)

@@ -121,5 +121,7 @@ def test_side_by_side_sections_nest_under_before_and_after(client):
     doc = parse(client.get(f"/compare/{a}/{b}/").content)
     sides = doc.find_all("section", cls="side")
     assert [s.find_all("h2")[0].text for s in sides] == ["Before", "After"]
-    for side in sides:
-        assert len(side.find_all("h2")) == 1 and "Plan" in [h.text for h in side.find_all("h3")]
+    for side, which in zip(sides, ("before", "after"), strict=True):
+        # Each heading says, unseen, which side it is on: no two landmarks of the page share a name.
+        assert len(side.find_all("h2")) == 1 and f"Plan ({which})" in [h.text for h in side.find_all("h3")]
+        assert side.find_all("section", cls="analysis")[0].attrs["aria-label"] == f"Analysis ({which})"

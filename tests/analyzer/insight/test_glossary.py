@@ -199,14 +199,15 @@ def test_argument_patterns_handle_long_hostile_values():
 
 SMALL = """
 [urls]
-DOC = "https://example.org/explain"
+DOC = "https://mariadb.com/kb/en/explain"
+MANUAL = "https://dev.mysql.com/doc/refman/{manual}/en/explain-output.html"
 
 [[term]]
 column = "extra"
 slug = "extra-using-magic"
 term = "Using magic"
 severity = "info"
-url = "DOC"
+mariadb = "DOC"
 title = "Magic"
 explanation = "Sparkles."
 
@@ -216,7 +217,8 @@ slug = "extra-using-spell"
 term = "Using spell(…)"
 severity = "warning"
 pattern = 'Using spell{ARGS}'
-url = "DOC"
+mysql = "MANUAL"
+mariadb = "DOC"
 title = "A spell"
 explanation = \"\"\"
 Two \\
@@ -229,7 +231,14 @@ def test_loader_reads_terms_in_order_with_patterns_and_joined_lines():
     assert [t.slug for t in small.terms] == ["extra-using-magic", "extra-using-spell"]
     spell = small.by_slug["extra-using-spell"]
     assert spell.explanation == "Two lines."
-    assert spell.url == "https://example.org/explain"
+    assert spell.url == "https://dev.mysql.com/doc/refman/8.4/en/explain-output.html"  # MySQL's LTS manual
+    assert spell.url_for("mysql", "8.0") == "https://dev.mysql.com/doc/refman/8.0/en/explain-output.html"
+    assert spell.url_for("mysql", "5.7") == spell.url_for("mysql", "8.0")
+    assert spell.url_for("mysql", "9.1") == spell.url_for("mysql", None) == spell.url
+    assert spell.url_for("mariadb", "10.11") == "https://mariadb.com/kb/en/explain"
+    magic = small.by_slug["extra-using-magic"]  # MariaDB's page only: every server gets it
+    assert magic.url == magic.url_for("mysql", "8.0") == "https://mariadb.com/kb/en/explain"
+    assert [label for label, _ in spell.links()] == ["MySQL 8.4 manual", "MySQL 8.0 manual", "MariaDB documentation"]
     assert spell.pattern.pattern == r"\A(?:Using spell\([^()]*\))\Z"
     assert small.find("extra", "using SPELL(a,b)") is spell
     assert small.find("extra", "Using spell(a,(b))") is None
@@ -244,7 +253,11 @@ def test_loader_takes_parsed_data_too():
 MISTAKES = [
     ('title = "Magic"', 'titel = "Magic"', "#1 (extra-using-magic): unknown key titel"),
     ('severity = "info"\n', "", "#1 (extra-using-magic): missing key severity"),
-    ('url = "DOC"\ntitle = "Magic"', 'url = "DOCS"\ntitle = "Magic"', "#1 (extra-using-magic): unknown url id 'DOCS'"),
+    ('mariadb = "DOC"\ntitle = "Magic"', 'mariadb = "DOCS"\ntitle = "Magic"', "#1 (extra-using-magic): unknown url id 'DOCS'"),
+    ('mariadb = "DOC"\ntitle = "Magic"', 'title = "Magic"', "#1 (extra-using-magic): no documentation"),
+    ('mariadb = "DOC"\ntitle = "Magic"', 'mysql = "DOC"\ntitle = "Magic"', "mysql url DOC is not in the mysql documentation"),
+    ('mariadb = "DOC"\ntitle = "Magic"', 'mariadb = "MANUAL"\ntitle = "Magic"', "mariadb url MANUAL is not in the maria"),
+    ("{manual}/en", "{version}/en", "url MANUAL has a placeholder other than {manual}"),
     ('severity = "warning"', 'severity = "critical"', "#2 (extra-using-spell): unknown severity 'critical'"),
     ('column = "extra"', 'column = "Extra"', "#1 (extra-using-magic): unknown column 'Extra'"),
     ('title = "Magic"', "title = 42", "#1 (extra-using-magic): title must be a non-empty string"),
@@ -257,7 +270,7 @@ MISTAKES = [
         'term = "using MAGIC"\nseverity = "warning"\n',
         "#2 (extra-using-spell): extra term 'using MAGIC' already listed",
     ),
-    ('"https://example.org/explain"', '"example.org/explain"', "url DOC is not an https:// address"),
+    ('"https://mariadb.com/kb/en/explain"', '"mariadb.com/kb/en/explain"', "url DOC is not an https:// address"),
     ("[urls]", '[url]\nDOC = "https://example.org/"\n\n[urls]', "unknown top-level key url"),
     ('title = "Magic"', 'title = "Magic', "not valid TOML"),
 ]
