@@ -278,6 +278,7 @@ SEARCHES = {
     "search: either of two words": "slow or query",
     "search: all but one word": "-slow",
     "search: a table name": "employees",
+    "search: a title word and a table name": "orders customer",  # about as many matches as the index reads first
     "search: a word in 0.3%": WORDS[100],
     "search: a rare word": WORDS[1999],  # in about 0.02% of titles
     "search: a word's start": "check",  # words match whole: "checkout" does not
