@@ -14,14 +14,21 @@ Does every page stay as fast with a million stored explains as with a thousand?
    very few); a third of unlisted titles start with "internal", a word no public explain has.
    Beside them: abuse and misread reports, idempotency records (half older than 24 hours) and
    `improves_on` links, so that purging has related rows to handle. 5% of the rows are expired.
-4. At each size, after VACUUM ANALYZE, times every page and API endpoint through Django's test
-   client (the whole middleware stack, in this process, no network), as the median of `--repeat`
-   requests after one warm-up; permalinks, raw views, API details and comparisons each ask for
-   other explains, picked at random among the live ones. A search's page costs more the more
-   explains it lists, so the table tells how many each one listed at each size, and times finding
-   the matches alone too. Then it runs `purge_expired` (rows deleted per second) and
-   `reanalyze --all --jobs <cores>` (rows per second, and the same with the analyzer's own CPU
-   time, as the command reports it, taken out).
+4. At 1,000 explains, after VACUUM ANALYZE, the database is copied (`CREATE DATABASE … TEMPLATE`)
+   before it grows to N, so that both sizes can be timed side by side: on a machine shared with
+   other work, timing one size minutes after the other mostly measures how busy the machine was.
+5. Times every page and API endpoint through Django's test client (the whole middleware stack,
+   in this process, no network), in `--repeat` rounds after one warm-up, each round asking every
+   endpoint once of the 1,000 explains and once of the N (the connection switches databases,
+   and the cache is cleared); each figure is the median of its rounds. Permalinks, raw views, API
+   details and comparisons each ask for other explains, picked at random among the live ones. A
+   search's page costs more the more explains it lists, so the table tells how many each one
+   listed at each size, and times finding the matches alone too. The searches go from the worst
+   cases of one way of finding matches to those of the other: frequent words, words each frequent
+   but rarely together, rare words, words in no public explain, a word's start (words match whole).
+6. At each size, runs `purge_expired` (rows deleted per second) and `reanalyze --all --jobs
+   <cores>` (rows per second, and the same with the analyzer's own CPU time, as the command
+   reports it, taken out).
 
 It prints one table: each figure at 1,000 and at N, and their ratio. Generating 1,000,000 rows
 takes about two minutes and 4 GB of disk; re-analyzing them all, about half an hour on 2 cores.
@@ -42,6 +49,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
+from urllib.parse import quote_plus
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -262,12 +270,21 @@ def live_slugs(count: int) -> list[str]:
     return random.sample(slugs, count)
 
 
+WORDS = vocabulary()
 SEARCHES = {
-    "search: one common word": "slow",
+    "search: one common word": "slow",  # in about a quarter of all titles
     "search: two words": "slow query",
+    "search: three common words": "slow query report",
+    "search: either of two words": "slow or query",
+    "search: all but one word": "-slow",
     "search: a table name": "employees",
-    "search: a rare word": vocabulary()[1999],  # in about 0.02% of titles
-    "search: no hits, two words": "internal slow",
+    "search: a title word and a table name": "orders customer",  # about as many matches as the index reads first
+    "search: a word in 0.3%": WORDS[100],
+    "search: a rare word": WORDS[1999],  # in about 0.02% of titles
+    "search: a word's start": "check",  # words match whole: "checkout" does not
+    "search: no hits, two words": "internal slow",  # "internal" is in unlisted titles only
+    "search: no hits, one word but not another": "internal -slow",
+    "search: no hits, two rare words": f"{WORDS[1999]} {WORDS[2500]}",
     "search: no hits, unknown word": "xylophone",
 }
 
@@ -287,7 +304,7 @@ def endpoints(repeat: int) -> dict[str, Callable[[], str | tuple[str, str]]]:
         "permalink": page("/e/{}/"),
         "raw": page("/e/{}/raw/"),
         "recent": lambda: "/recent/",
-        **{label: (lambda text=text: f"/search/?q={text.replace(' ', '+')}") for label, text in SEARCHES.items()},
+        **{label: (lambda text=text: f"/search/?q={quote_plus(text)}") for label, text in SEARCHES.items()},
         "API list": lambda: "/api/v1/explains/",
         "API detail": page("/api/v1/explains/{}/"),
         "API create": lambda: ("POST", paste),
@@ -310,40 +327,79 @@ def request(client, target: str | tuple[str, str]) -> int:
     return response.content.count(b'class="explain-item"')
 
 
-def time_endpoints(repeat: int) -> tuple[dict[str, float], dict[str, int]]:
-    """Median milliseconds per endpoint over `repeat` requests, after one warm-up request; and
-    how many explains each search listed."""
+def use_database(name: str) -> None:
+    """Point the connection at database `name` (reconnecting at the next query), with an empty cache."""
+    from django.core.cache import cache
+    from django.db import connection
+
+    connection.close()
+    connection.settings_dict["NAME"] = name
+    cache.clear()
+
+
+def copy_database(name: str) -> str:
+    """A copy of the connection's database, named `name`, made while nothing is connected to it;
+    the name of the database copied."""
+    from django.db import connection
+
+    source = connection.settings_dict["NAME"]
+    connection.close()
+    administer(f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}" TEMPLATE "{source}"')
+    return source
+
+
+def administer(*statements: str) -> None:
+    """Run `statements` connected to the server's `template1` database (outside a transaction)."""
+    import psycopg
+    from django.db import connection
+
+    params = connection.get_connection_params()
+    wanted = {"user", "password", "host", "port", "sslmode", "sslrootcert"}
+    with psycopg.connect(
+        **{k: v for k, v in params.items() if k in wanted}, dbname="template1", autocommit=True
+    ) as admin:
+        for statement in statements:
+            admin.execute(statement)
+
+
+def time_endpoints(databases: list[str], repeat: int) -> list[tuple[dict[str, float], dict[str, int]]]:
+    """For each database: the median milliseconds per endpoint over `repeat` rounds, each round
+    asking each endpoint once of every database in turn (after one warm-up request each); and how
+    many explains each search listed."""
     from django.test import Client
 
     client = Client()
-    medians, listed = {}, {}
-    for label, target in endpoints(repeat).items():
-        listed[label] = request(client, target())
-        times = []
-        for _ in range(repeat):
-            started = time.perf_counter()
-            request(client, target())
-            times.append(time.perf_counter() - started)
-        medians[label] = statistics.median(times) * 1000
-    medians.update(time_matching(repeat))
-    return medians, listed
+    targets, times, listed = [], [], []
+    for name in databases:
+        use_database(name)
+        targets.append(endpoints(repeat))
+        listed.append({label: request(client, target()) for label, target in targets[-1].items()})
+        times.append({label: [] for label in [*targets[-1], *(f"{label}, matching alone" for label in SEARCHES)]})
+    for _ in range(repeat):
+        for name, own, spent in zip(databases, targets, times, strict=True):
+            use_database(name)
+            for label, target in own.items():
+                started = time.perf_counter()
+                request(client, target())
+                spent[label].append(time.perf_counter() - started)
+            for label, seconds in time_matching().items():
+                spent[label].append(seconds)
+    medians = [{label: statistics.median(values) * 1000 for label, values in spent.items()} for spent in times]
+    return list(zip(medians, listed, strict=True))
 
 
-def time_matching(repeat: int) -> dict[str, float]:
-    """Median milliseconds of finding each search's matches alone (`newest_matches`: the slugs of
-    the newest 50), without loading and listing them."""
+def time_matching() -> dict[str, float]:
+    """Seconds of finding each search's matches alone (`newest_matches`: the slugs of the newest
+    50), without loading and listing them."""
     from pastebin.search import newest_matches
     from pastebin.views import SEARCH_LIMIT
 
-    medians = {}
+    seconds = {}
     for label, text in SEARCHES.items():
-        times = []
-        for _ in range(repeat + 1):
-            started = time.perf_counter()
-            newest_matches(text, SEARCH_LIMIT, datetime.now(UTC))
-            times.append(time.perf_counter() - started)
-        medians[f"{label}, matching alone"] = statistics.median(times[1:]) * 1000
-    return medians
+        started = time.perf_counter()
+        newest_matches(text, SEARCH_LIMIT, datetime.now(UTC))
+        seconds[f"{label}, matching alone"] = time.perf_counter() - started
+    return seconds
 
 
 def run_command(*args: str) -> tuple[str, float]:
@@ -374,15 +430,38 @@ def maintenance(jobs: int) -> dict[str, float]:
     }
 
 
-def measure(size: int, newest: int, seeds: int, repeat: int, jobs: int) -> tuple[dict[str, float], dict[str, int]]:
-    """The figures at `size` explains, and how many explains each search listed."""
-    print(f"Filling to {size:,} explains", flush=True)
-    fill(size, newest, seeds)
-    print(f"Timing at {size:,} explains (load average {os.getloadavg()[0]:.1f})", flush=True)
-    figures, listed = time_endpoints(repeat)
-    figures.update(maintenance(jobs))
-    print(f"  done (load average {os.getloadavg()[0]:.1f})", flush=True)
-    return figures, listed
+def load() -> str:
+    return "{:.1f}, {:.1f}, {:.1f}".format(*os.getloadavg())
+
+
+def measure(rows: int, seeds: int, repeat: int, jobs: int) -> list[tuple[dict[str, float], dict[str, int]]]:
+    """The figures at 1,000 and at `rows` explains, and how many explains each search listed."""
+    print(f"Filling to {SMALL:,} explains", flush=True)
+    fill(SMALL, rows, seeds)
+    large = copy_database(SMALL_DATABASE)
+    print(f"Filling to {rows:,} explains", flush=True)
+    fill(rows, rows, seeds)
+    databases = [SMALL_DATABASE, large]
+    print(f"Timing at {SMALL:,} and {rows:,} explains, side by side (load averages {load()})", flush=True)
+    results = time_endpoints(databases, repeat)
+    print(f"  done (load averages {load()})", flush=True)
+    for name, (figures, _) in zip(databases, results, strict=True):
+        use_database(name)
+        print(f"Purging and re-analyzing in {name} (load averages {load()})", flush=True)
+        figures.update(maintenance(jobs))
+    print(f"  done (load averages {load()})", flush=True)
+    return results
+
+
+SMALL_DATABASE = "bench_small"
+
+
+def drop_copy() -> None:
+    """Drop the copy at 1,000 explains (from a database the benchmark was given)."""
+    from django.db import connection
+
+    connection.close()
+    administer(f'DROP DATABASE IF EXISTS "{SMALL_DATABASE}"')
 
 
 RATES = ("purge_expired", "reanalyze")
@@ -392,13 +471,13 @@ def print_table(
     small: tuple[dict[str, float], dict[str, int]], large: tuple[dict[str, float], dict[str, int]], rows: int
 ) -> None:
     (before, listed_before), (after, listed_after) = small, large
-    print(f"\n{'':<44} {f'at {SMALL:,}':>14} {f'at {rows:,}':>16} {'ratio':>7}")
+    print(f"\n{'':<64} {f'at {SMALL:,}':>14} {f'at {rows:,}':>16} {'ratio':>7}")
     for label, value in before.items():
         unit = "rows/s" if label.startswith(RATES) else "ms"
         listing = label.startswith(("search", "recent")) and label in listed_before
         shown = f" ({listed_before[label]}/{listed_after[label]})" if listing else ""
         ratio = after[label] / value if value else float("nan")
-        print(f"{label + shown:<44} {value:>10,.1f} {unit:<6} {after[label]:>10,.1f} {unit:<6} {ratio:>6.2f}x")
+        print(f"{label + shown:<64} {value:>10,.1f} {unit:<6} {after[label]:>10,.1f} {unit:<6} {ratio:>6.2f}x")
     times = {k: v for k, v in after.items() if not k.startswith(RATES)}
     worst = max((v, k) for k, v in times.items() if k.startswith("search"))
     slowest = max(after[k] / before[k] for k in times)
@@ -421,8 +500,8 @@ def main() -> None:
         url = args.database_url or stack.enter_context(throwaway_database())
         configure_django(url)
         seeds = prepare()
-        small = measure(SMALL, args.rows, seeds, args.repeat, args.jobs)
-        large = measure(args.rows, args.rows, seeds, args.repeat, args.jobs)
+        stack.callback(drop_copy)
+        small, large = measure(args.rows, seeds, args.repeat, args.jobs)
     print_table(small, large, args.rows)
 
 

@@ -88,9 +88,6 @@ def _raw_delete(queryset: QuerySet) -> int:
     return queryset._raw_delete(queryset.db)
 
 
-FIELDS = ("analysis", "parser_version", "search_text")
-
-
 @dataclass
 class Outcome:
     """What re-analyzing a batch did."""
@@ -107,41 +104,75 @@ class Outcome:
         self.failures += other.failures
 
 
+@dataclass(frozen=True)
+class Fresh:
+    """An explain's fresh analysis, and its search text when that changed (else None)."""
+
+    slug: str
+    analysis: dict
+    search_text: str | None
+
+
 def reanalyze(slugs: list[str]) -> Outcome:
-    """Analyze these explains again and store, for each, only the fields that changed."""
+    """Analyze these explains again and store, for each, only what changed.
+
+    The stored analyses are never read here: the database compares each with the fresh one
+    (reading it back and decoding it would cost more than the comparison), so an explain whose
+    analysis, parser version and search text are all unchanged is not written at all, and one
+    whose analysis is unchanged keeps its stored value."""
     outcome = Outcome()
-    by_fields: dict[tuple[str, ...], list[Explain]] = defaultdict(list)
-    source = ("slug", "raw_explain", "query", "title", "schema")
-    for row in Explain.objects.filter(slug__in=slugs).values_list(*source, *FIELDS):
-        fresh = _analyzed(row, outcome)
-        if fresh is not None:
-            stored = row[len(source) :]
-            changed = tuple(name for name, old in zip(FIELDS, stored, strict=True) if getattr(fresh, name) != old)
-            if changed:
-                by_fields[changed].append(fresh)
+    groups: dict[tuple[str, ...], list[Fresh]] = defaultdict(list)
+    rows = Explain.objects.filter(slug__in=slugs).values_list(
+        "slug", "raw_explain", "query", "schema", "title", "parser_version", "search_text"
+    )
+    for slug, raw_explain, query, schema, title, parser_version, old_search_text in rows:
+        analysis = _analysis(slug, raw_explain, query, schema, outcome)
+        if analysis is None:
+            continue
+        text = search_text(title, query, analysis)
+        changed = (("parser_version",) if parser_version != analyzer.PARSER_VERSION else ()) + (
+            ("search_text",) if text != old_search_text else ()
+        )
+        groups[changed].append(Fresh(slug, analysis, text if text != old_search_text else None))
     with transaction.atomic():
-        for changed, explains in by_fields.items():
-            _update(changed, explains)
-            outcome.changed += len(explains)
+        for changed, explains in groups.items():
+            outcome.changed += _update(changed, explains)
     return outcome
 
 
-def _update(fields: tuple[str, ...], explains: list[Explain]) -> None:
-    """One single-row UPDATE of `fields` per explain, sent at once (`executemany`; PostgreSQL
-    gets them in a pipeline), each finding its row by primary key."""
-    columns = [Explain._meta.get_field(name) for name in fields]
-    assignments = ", ".join(f"{connection.ops.quote_name(column.column)} = %s" for column in columns)
+def _update(changed: tuple[str, ...], explains: list[Fresh]) -> int:
+    """Store the fresh analyses of `explains` and the `changed` fields (the parser version, the
+    search text), one single-row UPDATE per explain sent at once (`executemany`; PostgreSQL gets
+    them in a pipeline), each finding its row by primary key; how many rows were written. An
+    analysis equal to the stored one is kept as stored, and when nothing else changed the row is
+    left alone."""
+    column = Explain._meta.get_field("analysis")
+    stored = "pastebin_explain.analysis"
+    assignments = [f"analysis = CASE WHEN {stored} = fresh.analysis THEN {stored} ELSE fresh.analysis END"]
+    if "parser_version" in changed:
+        assignments.append("parser_version = %s")
+    if "search_text" in changed:
+        assignments.append("search_text = %s")
+    statement = (
+        f"UPDATE pastebin_explain SET {', '.join(assignments)} FROM (SELECT %s AS analysis) AS fresh "
+        f"WHERE pastebin_explain.slug = %s{'' if changed else f' AND {stored} <> fresh.analysis'}"
+    )
     rows = [
-        [*(column.get_db_prep_save(getattr(explain, column.attname), connection) for column in columns), explain.slug]
+        [
+            *([analyzer.PARSER_VERSION] if "parser_version" in changed else []),
+            *([explain.search_text] if "search_text" in changed else []),
+            column.get_db_prep_save(explain.analysis, connection),
+            explain.slug,
+        ]
         for explain in explains
     ]
     with connection.cursor() as cursor:
-        cursor.executemany(f"UPDATE pastebin_explain SET {assignments} WHERE slug = %s", rows)
+        cursor.executemany(statement, rows)
+        return cursor.rowcount
 
 
-def _analyzed(row: tuple, outcome: Outcome) -> Explain | None:
-    """The explain of `row` with a fresh analysis (not saved), or None when its paste no longer reads."""
-    slug, raw_explain, query, title, schema = row[:5]
+def _analysis(slug: str, raw_explain: str, query: str, schema: str, outcome: Outcome) -> dict | None:
+    """A fresh analysis of this paste (as stored, with its table definitions), or None when it no longer reads."""
     started = time.process_time()
     try:
         analysis = run_analysis(raw_explain, query or None, schema or None).to_dict()
@@ -151,9 +182,4 @@ def _analyzed(row: tuple, outcome: Outcome) -> Explain | None:
     finally:
         outcome.analysis_seconds += time.process_time() - started
     outcome.analyzed += 1
-    return Explain(
-        slug=slug,
-        analysis=analysis,
-        parser_version=analyzer.PARSER_VERSION,
-        search_text=search_text(title, query, analysis),
-    )
+    return analysis

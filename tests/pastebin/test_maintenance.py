@@ -1,6 +1,6 @@
 """Maintenance at scale: `purge_expired` in batches with what points at the explains it deletes,
 `reanalyze` writing only what changed (and in parallel processes), and the migrations that add
-the stored search vector and drop the duplicate indexes."""
+the stored search vector, drop the duplicate indexes and bound the search index's pending list."""
 
 from __future__ import annotations
 
@@ -109,13 +109,29 @@ def test_reanalyze_writes_only_the_changed_fields_of_the_changed_explains(three,
     real = maintenance._update
     with mock.patch.object(maintenance, "_update", side_effect=real) as update:
         call_command("reanalyze", "--all", "--batch-size", "2")
-    written = sorted((fields, explain.slug) for (fields, explains), _ in update.call_args_list for explain in explains)
-    assert written == sorted([(("parser_version",), old), (("analysis", "search_text"), stale)])
+    sent = sorted((fields, explain.slug) for (fields, explains), _ in update.call_args_list for explain in explains)
+    # The analyses go to the database, which keeps those equal to the stored ones.
+    assert sent == sorted([(("parser_version",), old), (("search_text",), stale), ((), current)])
     assert Explain.objects.get(slug=stale).analysis["tables"] == ["stale"]
     assert Explain.objects.get(slug=stale).search_text == "stale"
     assert set(Explain.objects.values_list("parser_version", flat=True)) == {analyzer.PARSER_VERSION}
     out = capsys.readouterr().out
     assert "Re-analyzed 3 explains" in out and "2 changed, 0 failed" in out
+
+
+def test_reanalyze_stores_a_changed_analysis_whatever_else_changed(create):
+    """A stale analysis is replaced whether the parser version and search text changed or not."""
+    slugs = [create(explain_table(table=f"t{n}"))["slug"] for n in range(3)]
+    fresh = Explain.objects.get(slug=slugs[0]).analysis
+    Explain.objects.update(analysis={**fresh, "stale": True})
+    Explain.objects.filter(slug=slugs[1]).update(parser_version="0")
+    Explain.objects.filter(slug=slugs[2]).update(parser_version="0", search_text="gone")
+    assert maintenance.reanalyze(slugs).changed == 3
+    for n, slug in enumerate(slugs):
+        explain = Explain.objects.get(slug=slug)
+        assert "stale" not in explain.analysis and explain.analysis["tables"] == [f"t{n}"]
+        assert (explain.parser_version, explain.search_text) == (analyzer.PARSER_VERSION, f"t{n}")
+    assert maintenance.reanalyze(slugs).changed == 0
 
 
 @pytest.mark.postgres
@@ -162,3 +178,9 @@ def test_indexes_after_the_migrations(db):
     definition = indexes["pastebin_explain_search_vector"]
     assert "USING gin" in definition and "THEN search_vector" in definition and "'public'" in definition
     assert "pastebin_explain_pkey" in indexes and "pastebin_explain_improves_on_id_6ded4829" in indexes
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'pastebin_explain_search_vector'")
+        assert cursor.fetchone()[0] == ["gin_pending_list_limit=256"]
+        # The links to explains keep their constraints: nothing can point at a purged explain.
+        cursor.execute("SELECT count(*) FROM pg_constraint WHERE confrelid = 'pastebin_explain'::regclass")
+        assert cursor.fetchone()[0] == 4
