@@ -116,6 +116,7 @@ def test_the_creator_edits_title_visibility_and_expiry(open_page):
     caches["throttle"].clear()
     page = open_page("/")
     page.locator("#id_explain").fill(read_fixture("analyze_table.txt"))
+    page.get_by_text("Save options").click()  # folded under the paste box
     page.locator("#id_title").fill("before the edit")
     with page.expect_navigation():
         page.get_by_role("button", name="Save & share").click()
