@@ -56,5 +56,15 @@ def _advise(plan: Plan, schema: str | None) -> tuple[list[Advice], list[Finding]
     if not plan.query:
         return [], []
     from analyzer.insight.advice import advise
+    from analyzer.model import ParseError
 
-    return advise(plan, plan.query, schema)
+    try:
+        return advise(plan, plan.query, schema)
+    except ParseError:
+        raise  # the deadline
+    except Exception:  # a bug: the analysis stands without advice, and the log says why
+        import logging
+
+        logging.getLogger("analyzer").exception("Internal error working out index advice")
+        plan.notices.append("Index advice could not be worked out for this query (an internal error, logged).")
+        return [], []

@@ -21,6 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+MAX_QUERY_CHARS = 64 * 1024  # a longer query is not read for advice (parsing is not bounded by the deadline)
 MIN_ROWS = 1_000  # a table access reading fewer rows than this is not worth an index
 MAX_KEY_BYTES = 3072  # InnoDB's limit for a whole key (DYNAMIC and COMPRESSED row formats)
 MAX_PART_BYTES_COMPACT = 767  # … and for one key part in the COMPACT and REDUNDANT row formats
@@ -57,10 +58,12 @@ def advise(plan: Plan, query: str | None, schema_text: str | None = None) -> tup
     from analyzer.insight.query_shape import add_plan_condition, query_shape
     from analyzer.readers.schema import read_schema
 
-    schema = read_schema(schema_text) if schema_text else None
-    shape = query_shape(query, schema)
+    if len(query) > MAX_QUERY_CHARS:
+        return [], []
+    shape = query_shape(query, (lambda names: read_schema(schema_text, names)) if schema_text else None)
     if shape is None:
         return [], []
+    schema = shape.schema
     tables = [node for node in plan.tree.walk() if node.table and node.operation == "table"]
     context = _Context(shape, schema, [node.table.lower() for node in tables if node.table])
     context.nodes = {node.table.lower(): node for node in tables if node.table}

@@ -56,6 +56,7 @@ class QueryShape:
     group_by: list[tuple[str, str]] = field(default_factory=list)
     group_plain: bool = True
     limit: bool = False
+    schema: Any = None  # the table definitions it was read with (readers.schema.Schema), if any
     loose_scan: bool = False  # the select list aggregates with MIN() and MAX() only: an index can skip through groups
 
     def use(self, alias: str | None) -> TableUse | None:
@@ -63,7 +64,9 @@ class QueryShape:
 
 
 def query_shape(query: str, schema: Any = None) -> QueryShape | None:
-    """The shape of `query` (after any `EXPLAIN …` prefix), or None when sqlglot cannot parse it."""
+    """The shape of `query` (after any `EXPLAIN …` prefix), or None when sqlglot cannot parse it.
+    `schema` is the tables' definitions, or a function giving them for the set of the query's
+    table names (lower case), so that only those are read."""
     import sqlglot
     from sqlglot import exp
     from sqlglot.dialects.mysql import MySQL
@@ -86,6 +89,9 @@ def query_shape(query: str, schema: Any = None) -> QueryShape | None:
             shape.tables.setdefault(
                 alias.lower(), TableUse(alias=alias, table=table.name, database=table.text("db") or None)
             )
+    if callable(schema):
+        schema = schema({use.table.lower() for use in shape.tables.values()})
+    shape.schema = schema
     reader = _Reader(shape, schema)
     for select in tree.find_all(exp.Select, exp.Update, exp.Delete):
         reader.read_scope(select)

@@ -53,6 +53,7 @@ NUMBER_TYPES = frozenset(
 )
 
 _CREATE_RE = re.compile(r"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?=[`\"\w])", re.IGNORECASE)
+_TABLE_NAME_RE = re.compile(r"(?:(?:`(?:[^`]|``)+`|\w+)\.)?(?:`((?:[^`]|``)+)`|(\w+))")
 _BOX_EDGE_RE = re.compile(r"^\s*\|\s?|\s?\|\s*$")
 
 
@@ -113,16 +114,26 @@ class Schema:
         return self.tables.get(name.lower())
 
 
-def read_schema(text: str) -> Schema:
-    """Every table definition and index list found in `text`."""
+def read_schema(text: str, wanted: set[str] | None = None) -> Schema:
+    """Every table definition and index list found in `text`; with `wanted` (lower-case table
+    names), only theirs: the statements of other tables are not parsed."""
     schema = Schema()
     lines = [_BOX_EDGE_RE.sub("", line) if line.lstrip().startswith("|") else line for line in text.splitlines()]
     plain = "\n".join(lines)
     for statement in _create_statements(plain):
-        _read_create(schema, statement)
+        if wanted is None or _created_name(statement) in wanted:
+            _read_create(schema, statement)
     for row in _index_rows(text):
-        _add_index_row(schema, row)
+        if wanted is None or (row.get("table") or "").lower() in wanted:
+            _add_index_row(schema, row)
     return schema
+
+
+def _created_name(statement: str) -> str:
+    """The lower-case name of the table a CREATE TABLE statement creates (without its database)."""
+    head = _CREATE_RE.sub("", statement, count=1).lstrip()
+    match = _TABLE_NAME_RE.match(head)
+    return (match.group(1) or match.group(2) or "").replace("``", "`").lower() if match else ""
 
 
 def _create_statements(text: str) -> list[str]:

@@ -195,3 +195,12 @@ def test_a_statement_sqlglot_cannot_read_is_reported():
     schema = read_schema("CREATE TABLE `t` (`id` int NOT NULL, PRIMARY KEY (`id`) ??? )")
     assert schema.tables == {}
     assert schema.problems and "could not read" in schema.problems[0]
+
+
+def test_only_the_query_s_tables_are_read_from_the_schema_and_a_huge_query_is_not_parsed():
+    schema = read_schema(ORDERS + "\n" + CUSTOMERS + "\nCREATE TABLE `broken` ( ??? )", {"orders"})
+    assert list(schema.tables) == ["orders"] and schema.problems == []
+    scan = plan(("o", "ALL", "NULL", "NULL", 60000, "Using where"))
+    huge = "SELECT * FROM orders o WHERE o.customer_id = 42 AND o.ref IN (" + ", ".join(["'x'"] * 20000) + ")"
+    assert advice_for(scan, huge).advice == []
+    assert advice_for(scan, "SELECT * FROM orders o WHERE o.customer_id = 42").advice
