@@ -50,6 +50,7 @@ from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
 from analyzer.readers.vertical import parse_vertical, starts_vertical
 from analyzer.repair.cleanup import Cleaned, clean, statement_query
+from analyzer.repair.scan import matching_lines
 from analyzer.repair.textwidth import expand_tabs
 from analyzer.wording import describe_lines, plural
 
@@ -157,16 +158,24 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
-    dashed = [
-        i for i, line in enumerate(lines) if line[:1] in "+ " and not line.isascii() and _DASHED_BORDER_RE.match(line)
-    ]
+    text = "\n".join(lines)
+    # Dashes only in a border of `+` that starts the line (or after blanks), `=` rules only after a `+`.
+    dashed = (
+        []
+        if text.isascii()
+        else [
+            i
+            for i in matching_lines(lines, "^[+ ].*[\u2010-\u2015\u2212]")
+            if not lines[i].isascii() and _DASHED_BORDER_RE.match(lines[i])
+        ]
+    )
     if dashed:
         # An editor or a chat app turned the border's `--` into dashes (`—`, `–`).
         lines = list(lines)
         for i in dashed:
             lines[i] = lines[i].translate(_DASHES)
         notices.append(f"Read {plural(len(dashed), 'border line')} drawn with typographic dashes as '+---+'.")
-    ruled = [i for i, line in enumerate(lines) if "+=" in line and _DOUBLE_RULE_RE.match(line)]
+    ruled = [i for i in matching_lines(lines, r"\+=") if _DOUBLE_RULE_RE.match(lines[i])] if "+=" in text else []
     if ruled:
         # A grid table's header rule (Python tabulate, prettytable, Go table writers): `+====+`.
         lines = _rewritten(lines, ruled, lambda line: line.replace("=", "-"))
@@ -176,7 +185,7 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         # `|id|select_type|` (a GUI client's Markdown copy): spaced out the way tables are printed.
         lines = _rewritten(lines, compact, _spaced_pipes)
         notices.append(f"Spaced out {plural(len(compact), 'Markdown table line')} written without spaces around '|'.")
-    tabbed = _tabbed_table_lines(lines)
+    tabbed = _tabbed_table_lines(lines) if "\t" in text else []
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
         lines = _rewritten(lines, tabbed, expand_tabs)
@@ -309,7 +318,9 @@ def _compact_markdown_lines(lines: list[str]) -> list[int]:
     """Indexes of the lines of Markdown tables written without spaces around their `|` signs: a
     header over a `|--|---|` rule, and the `|` rows under it."""
     found: list[int] = []
-    for i in range(len(lines) - 1):
+    # A header is followed by its rule: look from the lines before the rules.
+    rules = matching_lines(lines, r"^[^\S\n]*\|(?::?-+:?\|){3,}[^\S\n]*$")
+    for i in sorted({rule - 1 for rule in rules if rule}):
         header = lines[i]
         if (not found or i > found[-1]) and header.count("|") >= 4 and " | " not in header:
             if not _COMPACT_RULE_RE.match(lines[i + 1]):
@@ -343,7 +354,7 @@ def result_sets(
     found: list[ResultSet] = []
     wrapped = Wrapped(lines)
     end = 0
-    for i in [i for i, line in enumerate(lines) if line and _may_start(line)]:
+    for i in _starts(lines):
         if i < end:
             continue
         check_deadline()
@@ -486,18 +497,12 @@ def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
     return before[-1] if before else None
 
 
-def _may_start(line: str) -> bool:
-    """A cheap test whether a result set could start on `line` (most lines of a big paste fail it)."""
-    return (
-        "|" in line
-        or "+" in line
-        or "*****" in line
-        or "\t" in line
-        or "select_type" in line
-        or "Warnings:" in line
-        or "<" in line
-        or line.strip() == "id"
-        or line.count(",") >= 4
+def _starts(lines: list[str]) -> list[int]:
+    """Indexes of the lines where a result set could start, found in one search (most lines of a
+    big paste cannot): a line holding `|`, `+`, a tab, `<`, `*****`, `select_type` or `Warnings:`,
+    a line of `id` alone, or one with four commas."""
+    return matching_lines(
+        lines, r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
     )
 
 

@@ -1,0 +1,49 @@
+"""Finding the few lines of a paste that a repair or a reader has to look at, with one search of
+the whole text instead of a test per line: a paste of 1 MiB may hold half a million lines, and
+most passes concern none or a handful of them.
+
+The patterns are compiled with `re.MULTILINE` and must not match across a line break (a class
+such as `[^\\S\\n]` stands for the blanks of one line: `str.strip()` and `\\s` both count every
+Unicode space, and a line never holds a line break).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+
+@cache
+def pattern(source: str, flags: int = 0) -> re.Pattern[str]:
+    """`source` compiled with `re.MULTILINE` (and `flags`), once."""
+    return re.compile(source, re.MULTILINE | flags)
+
+
+def line_indexes(text: str, found: re.Pattern[str], start: int = 0) -> list[int]:
+    """Indexes (from `start`) of the lines of `text` (split at line breaks) where `found` finds a
+    match, each line once, in order."""
+    indexes: list[int] = []
+    index = start
+    at = 0
+    for match in found.finditer(text):
+        where = match.start()
+        index += text.count("\n", at, where)
+        at = where
+        if not indexes or indexes[-1] != index:
+            indexes.append(index)
+    return indexes
+
+
+def matching_lines(lines: list[str], source: str, flags: int = 0) -> list[int]:
+    """Indexes of the `lines` where the pattern `source` finds a match (see `line_indexes`)."""
+    return line_indexes("\n".join(lines), pattern(source, flags))
+
+
+def any_line(lines: list[str], source: str, flags: int = 0) -> bool:
+    """Whether the pattern `source` finds a match in one of the `lines`."""
+    return pattern(source, flags).search("\n".join(lines)) is not None
+
+
+def blank_count(text: str) -> int:
+    """How many lines of `text` are empty or hold only blanks."""
+    return len(pattern(r"^[^\S\n]*$").findall(text))
