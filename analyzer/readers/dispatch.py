@@ -50,7 +50,7 @@ from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
 from analyzer.readers.vertical import parse_vertical, starts_vertical
 from analyzer.repair.cleanup import Cleaned, clean, statement_query
-from analyzer.repair.scan import matching_lines
+from analyzer.repair.scan import line_indexes, matching_lines, pattern
 from analyzer.repair.textwidth import expand_tabs
 from analyzer.wording import describe_lines, plural
 
@@ -231,7 +231,13 @@ def _not_explain(found: list[ResultSet], lines: list[str], numbers: list[int]) -
     """The error for a paste without EXPLAIN output, naming what its first result set holds, or
     the first line that speaks of EXPLAIN output in a layout no reader knows."""
     if not found:
-        seen = next(((i, words) for i, line in enumerate(lines) if len(words := _explain_words(line)) >= 2), None)
+        # Only a line holding such a word in the text, or long enough to be cut (`_explain_words`), can.
+        text = "\n".join(lines)
+        worded = line_indexes(text, _EXPLAIN_WORDS_RE) + line_indexes(text, pattern("^.{4001}"))
+        seen = next(
+            ((i, words) for i in sorted(set(worded)) if len(words := _explain_words(lines[i])) >= 2),
+            None,
+        )
         if seen is None:
             return ParseError(f"No EXPLAIN output found: {EXPECTED}.")
         at, words = seen
@@ -362,7 +368,11 @@ def result_sets(
         head = line.lstrip()[:1]
         result = None
         end = i + 1
-        if (head in "<|" or head == "i") and (starts_markup(line) or starts_cell_column(lines, i)):
+        # (Of the lines starting with `|`, only a Jira header's `||` may open markup.)
+        markup = head in ("<", "i") or (head == "|" and line.lstrip()[1:2] == "|")
+        if head == "|" and not markup and wrapped.refused_again(i, len(line) - len(line.lstrip())):
+            continue  # the table reader refuses it, as it did the header line it is a piece of
+        if markup and (starts_markup(line) or starts_cell_column(lines, i)):
             result, end, statement = parse_markup(lines, numbers, i, margins or [0] * len(lines))
             if result is not None and statement:
                 result.query = statement_query(statement)

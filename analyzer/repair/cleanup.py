@@ -498,8 +498,8 @@ def _take_prompts(result: Cleaned) -> None:
     prompts = 0
     bare_lines: list[int] = []  # numbers of the lines of statements typed without a prompt, not reported yet
     j = 0
-    # (A blank line is never a statement's.)
-    candidates = line_indexes("\n".join(lines), pattern(r">|^[^\S\n]*[EeAaDd]"))
+    # The lines that may hold a prompt (`mysql>`, `MySQL … JS>`, `user@host>`) or start a statement.
+    candidates = line_indexes("\n".join(lines), pattern(r"^[^\S\n]*(?:[EeAaDdMm]|[\w.-]{1,64}@)"))
     for i in candidates:
         if i < j:
             continue

@@ -9,6 +9,7 @@ Unicode space, and a line never holds a line break).
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import cache
 
@@ -34,9 +35,30 @@ def line_indexes(text: str, found: re.Pattern[str], start: int = 0) -> list[int]
     return indexes
 
 
+# Once this many of the first lines match, the rest are tested one by one (see `matching_lines`).
+_DENSE = 2048
+
+
 def matching_lines(lines: list[str], source: str, flags: int = 0) -> list[int]:
-    """Indexes of the `lines` where the pattern `source` finds a match (see `line_indexes`)."""
-    return line_indexes("\n".join(lines), pattern(source, flags))
+    """Indexes of the `lines` where the pattern `source` finds a match (see `line_indexes`).
+
+    Where nearly every line matches, the rest of the lines are searched one by one, which costs
+    less than counting the line breaks before each match of one search."""
+    found = pattern(source, flags)
+    text = "\n".join(lines)
+    indexes: list[int] = []
+    index = at = 0
+    for match in found.finditer(text):
+        where = match.start()
+        index += text.count("\n", at, where)
+        at = where
+        if indexes and indexes[-1] == index:
+            continue
+        indexes.append(index)
+        if len(indexes) == _DENSE and index < 2 * _DENSE:
+            rest = range(index + 1, len(lines))
+            return indexes + list(itertools.compress(rest, map(found.search, itertools.islice(lines, index + 1, None))))
+    return indexes
 
 
 def any_line(lines: list[str], source: str, flags: int = 0) -> bool:
