@@ -27,6 +27,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
+from analyzer.collector import fewer_collections
 from analyzer.deadline import DEFAULT_DEADLINE_MS, check_deadline, deadline
 from analyzer.model import LineSpan, ParseError, Plan
 from analyzer.readers.columns import shaped_result_sets
@@ -83,7 +84,7 @@ def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES, deadline_ms: int | None
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ParseError(f"The paste is larger than the limit of {max_bytes} bytes.", too_large=True)
     try:
-        with deadline(deadline_ms):
+        with deadline(deadline_ms), fewer_collections():
             plan = _parse(text)
             plan.tree = plan_model(plan)
         return plan
