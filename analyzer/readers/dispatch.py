@@ -51,7 +51,7 @@ from analyzer.readers.tree_plan import parse_tree, plan_line
 from analyzer.readers.tsv import parse_tsv, starts_tsv
 from analyzer.readers.vertical import parse_vertical, starts_vertical
 from analyzer.repair.cleanup import Cleaned, clean, statement_query
-from analyzer.repair.scan import line_indexes, matching_lines, pattern
+from analyzer.repair.scan import line_indexes, matching_lines, pattern, starting_lines
 from analyzer.repair.textwidth import expand_tabs
 from analyzer.wording import describe_lines, plural
 
@@ -166,7 +166,7 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         if text.isascii()
         else [
             i
-            for i in matching_lines(lines, "^[+ ].*[\u2010-\u2015\u2212]")
+            for i in starting_lines(lines, "[+ ].*[\u2010-\u2015\u2212]")
             if not lines[i].isascii() and _DASHED_BORDER_RE.match(lines[i])
         ]
     )
@@ -176,7 +176,7 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         for i in dashed:
             lines[i] = lines[i].translate(_DASHES)
         notices.append(f"Read {plural(len(dashed), 'border line')} drawn with typographic dashes as '+---+'.")
-    ruled = [i for i in matching_lines(lines, r"\+=") if _DOUBLE_RULE_RE.match(lines[i])] if "+=" in text else []
+    ruled = [i for i in matching_lines(lines, r"\+=.*") if _DOUBLE_RULE_RE.match(lines[i])] if "+=" in text else []
     if ruled:
         # A grid table's header rule (Python tabulate, prettytable, Go table writers): `+====+`.
         lines = _rewritten(lines, ruled, lambda line: line.replace("=", "-"))
@@ -326,7 +326,7 @@ def _compact_markdown_lines(lines: list[str]) -> list[int]:
     header over a `|--|---|` rule, and the `|` rows under it."""
     found: list[int] = []
     # A header is followed by its rule: look from the lines before the rules.
-    rules = matching_lines(lines, r"^[^\S\n]*\|(?::?-+:?\|){3,}[^\S\n]*$")
+    rules = starting_lines(lines, r"[^\S\n]*\|(?::?-+:?\|){3,}[^\S\n]*$")
     for i in sorted({rule - 1 for rule in rules if rule}):
         header = lines[i]
         if (not found or i > found[-1]) and header.count("|") >= 4 and " | " not in header:

@@ -26,7 +26,7 @@ from functools import cached_property
 
 from analyzer.deadline import check_deadline
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
-from analyzer.repair.scan import matching_lines, pattern
+from analyzer.repair.scan import pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, Columns, width
 from analyzer.wording import describe_lines, plural
 
@@ -641,7 +641,7 @@ def _stops(lines: list[str]) -> list[int]:
     stops = [len(lines)] * (len(lines) + 1)
     # The blank lines and the borders (`is_border`), found in one search.
     after = 0
-    for k in matching_lines(lines, r"^[^\S\n]*(?:\+[+-]*-[+-]*[^\S\n]*)?$"):
+    for k in starting_lines(lines, r"[^\S\n]*(?:\+[+-]*-[+-]*[^\S\n]*)?$"):
         stops[after : k + 1] = [k] * (k + 1 - after)
         after = k + 1
     return stops

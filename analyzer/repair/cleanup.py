@@ -34,7 +34,7 @@ from analyzer.repair.decorations import (
     unescape_html,
     unescape_newlines,
 )
-from analyzer.repair.scan import blank_count, line_indexes, pattern
+from analyzer.repair.scan import blank_count, line_indexes, pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 from analyzer.wording import describe_lines, plural
 
@@ -221,9 +221,8 @@ def _drop_fences(
     text = "\n".join(lines)
     # Only the lines holding a fence, or starting with a markup block's tag, can be one.
     marked = line_indexes(text, pattern(r"```|~~~")) if "```" in text or "~~~" in text else []
-    tagged = line_indexes(
-        text,
-        pattern(r"^[^\S\n]*(?:\{(?:noformat|code|panel|quote)|\[/?(?:code|quote|pre)|</?(?:pre|code))", re.IGNORECASE),
+    tagged = starting_lines(
+        lines, r"[^\S\n]*(?:\{(?:noformat|code|panel|quote)|\[/?(?:code|quote|pre)|</?(?:pre|code))", re.IGNORECASE
     )
     fences = [
         i
@@ -258,7 +257,7 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
     odd: one empty line, or three where the paste had one of its own (one is kept)."""
     check_deadline()
     # Each gap counted below is made of empty lines: too few of them, and the gaps cannot be.
-    blanks = blank_count("\n".join(lines))
+    blanks = blank_count(lines)
     if blanks < 2 or blanks < 0.8 * (len(lines) - blanks - 1):
         return None
     filled = [i for i, line in enumerate(lines) if line.strip()]
@@ -327,7 +326,7 @@ def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[
     `>` (or blanks) alone, then the line at column 0. The prefix goes back in front of the line.
     """
     check_deadline()
-    prefixes = line_indexes("\n".join(lines), pattern(r"^[> \t]+$"))  # lines of nothing but a prefix
+    prefixes = starting_lines(lines, r"[> \t]+$")  # lines of nothing but a prefix
     broken = [
         i
         for i in prefixes
@@ -361,7 +360,7 @@ def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], lis
     out = list(lines)
     margins = [0] * len(lines)
     quoted = 0
-    for i in line_indexes("\n".join(lines), pattern("^>")):
+    for i in starting_lines(lines, ">"):
         line = lines[i]
         quote = _QUOTE_RE.match(line)
         if quote and not (i and _OPEN_TAG_RE.search(lines[i - 1])):
@@ -380,7 +379,7 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
     out = list(lines)
     stripped_total = 0
     first_line = None
-    starts = line_indexes("\n".join(lines), pattern(r"^[ \t]*\d"))  # the lines that may be numbered
+    starts = starting_lines(lines, r"[ \t]*\d")  # the lines that may be numbered
     numbered = {i: match for i in starts if (match := _LINE_NUMBER_RE.match(lines[i]))}
     j = 0
     for i, match in numbered.items():
@@ -447,7 +446,7 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
     mark an editor put before the continuation (a larger margin there) does not shorten the first.
     """
     check_deadline()
-    for i in line_indexes("\n".join(lines[:-1]), pattern(r"[+*](?:-|\*{4})")):
+    for i in _marked_lines(lines[:-1], ("+-", "*****")):
         line = lines[i].rstrip()
         nxt = lines[i + 1].rstrip()
         if not nxt:
@@ -458,6 +457,13 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
         if ". row " in line and line.lstrip()[:5] == "*****" and not nxt.strip("*"):
             return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
     return None
+
+
+def _marked_lines(lines: list[str], marks: tuple[str, str]) -> list[int]:
+    """Indexes of the lines holding one of the two `marks` (one search of the text for many lines)."""
+    if len(lines) < 256:
+        return [i for i, line in enumerate(lines) if marks[0] in line or marks[1] in line]
+    return line_indexes("\n".join(lines), pattern("(?:" + "|".join(map(re.escape, marks)) + ").*"))
 
 
 def _prompt_gap(used: int, previous: str, nxt: str, wrap_width: int) -> int:
@@ -499,7 +505,7 @@ def _take_prompts(result: Cleaned) -> None:
     bare_lines: list[int] = []  # numbers of the lines of statements typed without a prompt, not reported yet
     j = 0
     # The lines that may hold a prompt (`mysql>`, `MySQL … JS>`, `user@host>`) or start a statement.
-    candidates = line_indexes("\n".join(lines), pattern(r"^[^\S\n]*(?:[EeAaDdMm]|[\w.-]{1,64}@)"))
+    candidates = starting_lines(lines, r"[^\S\n]*(?:[EeAaDdMm]|[\w.-]{1,64}@)")
     for i in candidates:
         if i < j:
             continue
@@ -620,13 +626,11 @@ def _take_footers(result: Cleaned) -> None:
     lines = result.lines
     footers = 0
     # The lines that may be a note or a status line, by their first words.
-    candidates = line_indexes(
-        "\n".join(lines),
-        pattern(
-            r"^[^\S\n]*(?=[nweqrbc\d])(?:(?:Note|Warning|Error) \(Code \d|\d+ rows? in set|Empty set|Query OK|Rows matched: \d"
-            r"|Records: \d|Bye|Current database: |No connection\. Trying)",
-            re.IGNORECASE,
-        ),
+    candidates = starting_lines(
+        lines,
+        r"[^\S\n]*(?=[nweqrbc\d])(?:(?:Note|Warning|Error) \(Code \d|\d+ rows? in set|Empty set|Query OK"
+        r"|Rows matched: \d|Records: \d|Bye|Current database: |No connection\. Trying)",
+        re.IGNORECASE,
     )
     for i in candidates:
         line = lines[i]

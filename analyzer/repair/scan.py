@@ -61,11 +61,26 @@ def matching_lines(lines: list[str], source: str, flags: int = 0) -> list[int]:
     return indexes
 
 
+# Fewer lines than this are matched one by one (`starting_lines`): a search of the joined text
+# tries every position of it, a match of one line only its start.
+_FEW = 256
+
+
+def starting_lines(lines: list[str], source: str, flags: int = 0) -> list[int]:
+    """Indexes of the `lines` that the pattern `source` (written without `^`) matches at their start."""
+    if len(lines) < _FEW:
+        match = pattern(source, flags).match
+        return [i for i, line in enumerate(lines) if match(line)]
+    return matching_lines(lines, "^(?:" + source + ")", flags)
+
+
 def any_line(lines: list[str], source: str, flags: int = 0) -> bool:
     """Whether the pattern `source` finds a match in one of the `lines`."""
     return pattern(source, flags).search("\n".join(lines)) is not None
 
 
-def blank_count(text: str) -> int:
-    """How many lines of `text` are empty or hold only blanks."""
-    return len(pattern(r"^[^\S\n]*$").findall(text))
+def blank_count(lines: list[str]) -> int:
+    """How many of the `lines` are empty or hold only blanks."""
+    if len(lines) < _FEW:
+        return sum(1 for line in lines if not line.strip())
+    return len(pattern(r"^[^\S\n]*$").findall("\n".join(lines)))
