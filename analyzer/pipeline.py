@@ -4,6 +4,7 @@ CLI call."""
 
 from __future__ import annotations
 
+from analyzer.collector import fewer_collections
 from analyzer.deadline import DEFAULT_DEADLINE_MS, deadline
 from analyzer.insight.annotations import annotate
 from analyzer.insight.profile import profile
@@ -31,7 +32,7 @@ def analyze(
     A `query` given by the caller wins over one found in the paste. `schema` is the tables'
     `SHOW CREATE TABLE` (or `SHOW INDEX`) output, which index advice checks its advice against.
     """
-    with deadline(deadline_ms):
+    with deadline(deadline_ms), fewer_collections():
         plan = parse(text, max_bytes=max_bytes, deadline_ms=deadline_ms)
         if not plan.tables:
             plan.tables = list(dict.fromkeys(name for row in plan.rows if (name := row.get("table"))))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from analyzer.collector import fewer_collections
 from analyzer.deadline import DEFAULT_DEADLINE_MS, check_deadline, deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import LineSpan, ParseError, Plan
@@ -41,6 +42,7 @@ from analyzer.readers.resultset import (
 )
 from analyzer.readers.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
 from analyzer.repair.cleanup import Cleaned, clean, statement_query
+from analyzer.repair.scan import line_indexes, matching_lines, pattern, starting_lines
 from analyzer.repair.textwidth import expand_tabs
 from analyzer.structs import dataclass, replace
 from analyzer.wording import describe_lines, plural
@@ -80,7 +82,7 @@ def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES, deadline_ms: int | None
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ParseError(f"The paste is larger than the limit of {max_bytes} bytes.", too_large=True)
     try:
-        with deadline(deadline_ms):
+        with deadline(deadline_ms), fewer_collections():
             plan = _parse(text)
             plan.tree = plan_model(plan)
         return plan
@@ -159,16 +161,24 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
     if has_box_drawing(lines):
         lines = [line.translate(BOX_DRAWING) for line in lines]
         notices.append("Read Unicode box-drawing borders as the client's ASCII table.")
-    dashed = [
-        i for i, line in enumerate(lines) if line[:1] in "+ " and not line.isascii() and _DASHED_BORDER_RE.match(line)
-    ]
+    text = "\n".join(lines)
+    # Dashes only in a border of `+` that starts the line (or after blanks), `=` rules only after a `+`.
+    dashed = (
+        []
+        if text.isascii()
+        else [
+            i
+            for i in starting_lines(lines, "[+ ].*[\u2010-\u2015\u2212]")
+            if not lines[i].isascii() and _DASHED_BORDER_RE.match(lines[i])
+        ]
+    )
     if dashed:
         # An editor or a chat app turned the border's `--` into dashes (`—`, `–`).
         lines = list(lines)
         for i in dashed:
             lines[i] = lines[i].translate(_DASHES)
         notices.append(f"Read {plural(len(dashed), 'border line')} drawn with typographic dashes as '+---+'.")
-    ruled = [i for i, line in enumerate(lines) if "+=" in line and _DOUBLE_RULE_RE.match(line)]
+    ruled = [i for i in matching_lines(lines, r"\+=.*") if _DOUBLE_RULE_RE.match(lines[i])] if "+=" in text else []
     if ruled:
         # A grid table's header rule (Python tabulate, prettytable, Go table writers): `+====+`.
         lines = _rewritten(lines, ruled, lambda line: line.replace("=", "-"))
@@ -178,7 +188,7 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         # `|id|select_type|` (a GUI client's Markdown copy): spaced out the way tables are printed.
         lines = _rewritten(lines, compact, _spaced_pipes)
         notices.append(f"Spaced out {plural(len(compact), 'Markdown table line')} written without spaces around '|'.")
-    tabbed = _tabbed_table_lines(lines)
+    tabbed = _tabbed_table_lines(lines) if "\t" in text else []
     if tabbed:
         # Table padding an editor turned into tabs (`unexpand`); batch output keeps its tabs.
         lines = _rewritten(lines, tabbed, expand_tabs)
@@ -224,7 +234,13 @@ def _not_explain(found: list[ResultSet], lines: list[str], numbers: list[int]) -
     """The error for a paste without EXPLAIN output, naming what its first result set holds, or
     the first line that speaks of EXPLAIN output in a layout no reader knows."""
     if not found:
-        seen = next(((i, words) for i, line in enumerate(lines) if len(words := _explain_words(line)) >= 2), None)
+        # Only a line holding such a word in the text, or long enough to be cut (`_explain_words`), can.
+        text = "\n".join(lines)
+        worded = line_indexes(text, _EXPLAIN_WORDS_RE) + line_indexes(text, pattern("^.{4001}"))
+        seen = next(
+            ((i, words) for i in sorted(set(worded)) if len(words := _explain_words(lines[i])) >= 2),
+            None,
+        )
         if seen is None:
             return ParseError(f"No EXPLAIN output found: {EXPECTED}.")
         at, words = seen
@@ -311,7 +327,9 @@ def _compact_markdown_lines(lines: list[str]) -> list[int]:
     """Indexes of the lines of Markdown tables written without spaces around their `|` signs: a
     header over a `|--|---|` rule, and the `|` rows under it."""
     found: list[int] = []
-    for i in range(len(lines) - 1):
+    # A header is followed by its rule: look from the lines before the rules.
+    rules = starting_lines(lines, r"[^\S\n]*\|(?::?-+:?\|){3,}[^\S\n]*$")
+    for i in sorted({rule - 1 for rule in rules if rule}):
         header = lines[i]
         if (not found or i > found[-1]) and header.count("|") >= 4 and " | " not in header:
             if not _COMPACT_RULE_RE.match(lines[i + 1]):
@@ -345,7 +363,7 @@ def result_sets(
     found: list[ResultSet] = []
     wrapped = Wrapped(lines)
     end = 0
-    for i in [i for i, line in enumerate(lines) if line and _may_start(line)]:
+    for i in _starts(lines):
         if i < end:
             continue
         check_deadline()
@@ -353,7 +371,11 @@ def result_sets(
         head = line.lstrip()[:1]
         result = None
         end = i + 1
-        if (head == "<" or head == "i" or line.lstrip().startswith("||")) and _starts_markup(lines, i):
+        # (Of the lines starting with `|`, only a Jira header's `||` may open markup.)
+        markup = head in ("<", "i") or line.lstrip().startswith("||")
+        if head == "|" and not markup and wrapped.refused_again(i, len(line) - len(line.lstrip())):
+            continue  # the table reader refuses it, as it did the header line it is a piece of
+        if markup and _starts_markup(lines, i):
             from analyzer.readers.markup import parse_markup
 
             result, end, statement = parse_markup(lines, numbers, i, margins or [0] * len(lines))
@@ -549,18 +571,12 @@ def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
     return before[-1] if before else None
 
 
-def _may_start(line: str) -> bool:
-    """A cheap test whether a result set could start on `line` (most lines of a big paste fail it)."""
-    return (
-        "|" in line
-        or "+" in line
-        or "*****" in line
-        or "\t" in line
-        or "select_type" in line
-        or "Warnings:" in line
-        or "<" in line
-        or line.strip() == "id"
-        or line.count(",") >= 4
+def _starts(lines: list[str]) -> list[int]:
+    """Indexes of the lines where a result set could start, found in one search (most lines of a
+    big paste cannot): a line holding `|`, `+`, a tab, `<`, `*****`, `select_type` or `Warnings:`,
+    a line of `id` alone, or one with four commas."""
+    return matching_lines(
+        lines, r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
     )
 
 

@@ -95,9 +95,11 @@ _DATA = {
 # --- tree output and JSON version 2 --------------------------------------------------------------
 
 
-def operations_tree(roots: list[dict[str, Any]], rows: list[Row]) -> PlanNode:
-    """The model of operation nodes (tree output, JSON version 2), linked to their flattened rows."""
-    sources = flatten_with_sources(roots)[3]
+def operations_tree(roots: list[dict[str, Any]], rows: list[Row], sources: list[dict[str, Any]] | None = None) -> PlanNode:
+    """The model of operation nodes (tree output, JSON version 2), linked to their flattened rows.
+    `sources` are the nodes the rows were flattened from (`flatten_with_sources`), when the caller has them."""
+    if sources is None:
+        sources = flatten_with_sources(roots)[3]
     row_of = {id(source): index for index, source in enumerate(sources)}
     root = PlanNode(operation="query", label="query")
     root.children = [_operation(node, rows, row_of, 0) for node in roots]

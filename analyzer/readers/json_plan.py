@@ -35,7 +35,7 @@ from analyzer.lazy import lazy_regex
 from analyzer.model import Plan
 from analyzer.readers.document_model import SUBQUERY_LISTS, document_tree, operations_tree
 from analyzer.readers.resultset import STANDARD_ORDER
-from analyzer.readers.tree_plan import flatten_nodes, make_node
+from analyzer.readers.tree_plan import flatten_with_sources, make_node
 from analyzer.repair.rejoin import describe, rejoin
 from analyzer.structs import dataclass, field
 from analyzer.wording import plural
@@ -438,7 +438,7 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         )
     root = doc.get("query_plan", doc)
     nodes = [v2_node(root, 0)] if isinstance(root, dict) else []
-    columns, rows, tables = flatten_nodes(nodes)
+    columns, rows, tables, sources = flatten_with_sources(nodes)
     analyzed = any(row.get("r_rows") is not None or row.get("loops") is not None for row in rows)
     label = "EXPLAIN ANALYZE FORMAT=JSON" if analyzed else "EXPLAIN FORMAT=JSON"
     query = doc.get("query") if isinstance(doc.get("query"), str) else None
@@ -451,7 +451,7 @@ def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated:
         query=query,
         notices=notices,
         truncated=truncated,
-        tree=operations_tree(nodes, rows),
+        tree=operations_tree(nodes, rows, sources),
         variant=f"MySQL {label} (version 2)",
     )
 

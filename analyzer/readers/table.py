@@ -19,12 +19,13 @@ space beside them.
 from __future__ import annotations
 
 import itertools
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import cached_property
 
 from analyzer.deadline import check_deadline
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
+from analyzer.repair.scan import pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, Columns, width
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
@@ -62,6 +63,8 @@ def has_box_drawing(lines: list[str]) -> bool:
 
 
 def is_border(line: str) -> bool:
+    if "+" not in line:
+        return False  # most lines, told without a copy
     s = line.strip()
     return len(s) >= 2 and s[0] == "+" and "-" in s and not s.strip("+-")
 
@@ -217,6 +220,9 @@ def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int] |
 def _without_cells(table: _Table, j: int) -> tuple[ResultSet, int]:
     """Lines of bare `|` and borders without a cell: nothing to read, skip them in one go."""
     lines = table.lines
+    if lines is table.wrapped.lines:
+        # The first line that is blank, or holds more than `|`, `+` and `-` between its blanks.
+        j = max(j, table.wrapped.first_line(j, r"^[^\S\n]*+(?:$|[|+-]*+(?:[^|+\-\s]|[^\S\n]+\S))"))
     while j < len(lines) and lines[j].strip() and not lines[j].strip().strip("|+-"):
         j += 1
     return ResultSet("table", [], [], table.numbers[table.start], notices=table.notices), max(j, table.start + 1)
@@ -507,8 +513,13 @@ class Wrapped:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self._headers: dict[int, tuple[int, int]] = {}  # per indentation: the last header scanned, (start, end)
+        # Per indentation: the lines between (first, last) a header refused for its count also
+        # refuses, while the header scan kept is the third item (`_refuse`).
+        self._refused: dict[int, tuple[int, int, tuple[int, int]]] = {}
         self._border = (-1, -1)  # the last border scanned
         self._counts: dict[str, list[int]] = {}  # per sign: how many the lines before each line hold
+        self._text = ""  # the lines joined, and where each starts in it (`_open_end`), once needed
+        self._offsets: list[int] | None = None
         self._stops: list[int] | None = None  # per line, the first border or empty line from it on
         self._left = _UNWRAP_LINES + len(lines) // 64
         self._steps = _SEARCH_BUDGET + 2 * len(lines)
@@ -533,9 +544,26 @@ class Wrapped:
             return start + 1  # no outer border: rows do not start with `|` either
         first, end = self._headers.get(indent, (-1, -1))
         if not first < start < end:
-            end = _header_end(self.lines, start, indent)
+            end = _header_end(self.lines, start, indent, self._open_end)
             self._headers[indent] = (start, end)
         return end
+
+    def _open_end(self, start: int) -> int:
+        """Index of the first line from `lines[start]` on that is empty, a border or ends with `|`
+        (where a header still open may stop: `_header_end`), or the number of lines."""
+        return self.first_line(start, r"^$|\|[^\S\n]*$|^[^\S\n]*\+[+-]*-[+-]*[^\S\n]*$")
+
+    def first_line(self, start: int, source: str) -> int:
+        """Index of the first line from `lines[start]` on where the pattern `source` (see
+        `analyzer.repair.scan`) finds a match, found in one search of the lines joined once; or
+        the number of lines."""
+        if self._offsets is None:
+            self._text = "\n".join(self.lines)
+            self._offsets = list(itertools.accumulate((len(line) + 1 for line in self.lines), initial=0))
+        if start >= len(self.lines):
+            return len(self.lines)
+        found = pattern(source).search(self._text, self._offsets[start])
+        return len(self.lines) if found is None else bisect_right(self._offsets, found.start()) - 1
 
     def border_end(self, start: int) -> int:
         """Index after the pieces of the border line `lines[start]` (see `_border_end`)."""
@@ -549,10 +577,45 @@ class Wrapped:
         """Whether the `|` header at `lines[start]`, without a border under it, is no table's: it
         holds more separators than any EXPLAIN has columns (its pieces counted: `header_end`), or
         it is wrapped and the budget of lines for unwrapping headers is spent."""
+        if self.refused_again(start, indent):
+            return True
         if self.border_below(start, indent) is not None:
             return False
         end = self.header_end(start, indent)
-        return self.count("|", start, end) > MAX_COLUMNS or (end > start + 1 and self._left <= 0)
+        if self.count("|", start, end) > MAX_COLUMNS:
+            # So do its later lines while the signs from them to the end are more than the limit.
+            counts = self._counts["|"]
+            self._refuse(start, end, indent, bisect_left(counts, counts[end] - MAX_COLUMNS, start, end))
+            return True
+        if end > start + 1 and self._left <= 0:
+            self._refuse(start, end, indent, end - 1)  # the budget is never given back
+            return True
+        return False
+
+    def refused_again(self, start: int, indent: int) -> bool:
+        """Whether the line `lines[start]`, indented by `indent`, is a later `|` line of a header
+        refused for its count of `|`, and so refused too (see `_refuse`)."""
+        refused = self._refused.get(indent)
+        return (
+            refused is not None
+            and refused[0] < start < refused[1]
+            and self._headers.get(indent) == refused[2]
+            and self.lines[start][indent : indent + 1] == "|"
+        )
+
+    def _refuse(self, start: int, end: int, indent: int, last: int) -> None:
+        """Note that the `|` lines after `start` and before `last`, at the same indentation, are
+        refused as the header `lines[start]` (ending at `end`) was: each is a header with the same
+        end (`header_end`, while that scan is the one kept), refused for the same reason up to `last`.
+        None of those pieces is a border, so a border under one is at `end` or later: the lines
+        more than eleven lines before it have none (`border_below`)."""
+        scan = self._headers.get(indent)
+        if scan is None or scan[1] != end:
+            return  # not a scan kept (a line without `|` at the indentation is its own header)
+        border = next((k for k in range(end, min(len(self.lines), end + 11)) if is_border(self.lines[k])), None)
+        if border is not None:
+            last = min(last, border - 11)
+        self._refused[indent] = (start, last, scan)
 
     def border_below(self, start: int, indent: int) -> int | None:
         """Index of the border under a header line starting at `lines[start]` (within its wrapped
@@ -576,20 +639,27 @@ def _stops(lines: list[str]) -> list[int]:
     """Per line (and one past the last), the index of the first border or empty line from it on,
     or the number of lines when none follows."""
     stops = [len(lines)] * (len(lines) + 1)
-    for k in range(len(lines) - 1, -1, -1):
-        line = lines[k]
-        stops[k] = k if not line.strip() or is_border(line) else stops[k + 1]
+    # The blank lines and the borders (`is_border`), found in one search.
+    after = 0
+    for k in starting_lines(lines, r"[^\S\n]*(?:\+[+-]*-[+-]*[^\S\n]*)?$"):
+        stops[after : k + 1] = [k] * (k + 1 - after)
+        after = k + 1
     return stops
 
 
-def _header_end(lines: list[str], start: int, indent: int) -> int:
+def _header_end(lines: list[str], start: int, indent: int, open_end: Callable[[int], int] | None = None) -> int:
     """Index after the pieces a terminal or a mail client cut off the `|` header line
     `lines[start]`: a piece follows while the header has not reached its closing `|` or the next
     line does not start with one; an empty line or a border ends it, and so does a line of spaces
-    after the closing `|`."""
+    after the closing `|`. `open_end(k)` finds the first line from k on where an open header may
+    stop (`Wrapped._open_end`): the lines before it go on with it."""
     closed = lines[start].rstrip().endswith("|")
     k = start + 1
     while k < len(lines):
+        if not closed and open_end is not None:
+            k = open_end(k)  # every line before it goes on with the open header, and leaves it open
+            if k >= len(lines):
+                break
         line = lines[k]
         if not (line.strip() or (line and not closed)) or (closed and line[indent : indent + 1] == "|"):
             break

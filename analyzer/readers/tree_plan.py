@@ -181,16 +181,13 @@ def parse_tree(text: str) -> Plan | None:
         return None
     # Keep the runs of `->` lines that read as plans (a client's `    -> ` continuation prompt
     # also starts with an arrow).
-    plans = []
-    for block in _split_plans(entries):
-        parsed = [_parse_line(body) for _, body in block]
-        if any(node["kind"] != "Operation" or _has_figures(node) for node in parsed):
-            plans.append((block, parsed))
+    plans = [block for block in _split_plans(entries) if any(_names_operation(body) for _, body in block)]
     if not plans:
         return None
-    first, nodes = plans[0]
+    first = plans[0]
+    nodes = [_parse_line(body) for _, body in first]
     if len(plans) > 1:
-        if all(_same_plan(first, other) for other, _ in plans[1:]):
+        if all(_same_plan(first, other) for other in plans[1:]):
             notices.append("The same plan appears more than once in the paste; it is shown once.")
         else:
             notices.append(f"The paste holds {len(plans)} plans; only the first one is shown.")
@@ -203,10 +200,15 @@ def parse_tree(text: str) -> Plan | None:
         )
     if _too_deep(roots):
         notices.append(f"The plan nests deeper than {MAX_DEPTH} levels; deeper nodes are left out.")
-    columns, rows, tables = flatten_nodes(roots)
+    columns, rows, tables, sources = flatten_with_sources(roots)
     analyzed = "loops" in columns
     variant = "MySQL EXPLAIN ANALYZE" if analyzed else "MySQL EXPLAIN FORMAT=TREE"
-    return Plan(format="tree", columns=columns, rows=rows, plan=roots, tables=tables, notices=notices, variant=variant)
+    # The model, built from the rows' nodes while they are at hand (flattening costs as much again).
+    from analyzer.readers.document_model import operations_tree  # it reads this module's kinds
+
+    plan = Plan(format="tree", columns=columns, rows=rows, plan=roots, tables=tables, notices=notices, variant=variant)
+    plan.tree = operations_tree(roots, rows, sources)
+    return plan
 
 
 def make_node(
@@ -269,14 +271,16 @@ def _expand_batch(lines: list[str]) -> list[str]:
     return out
 
 
-@dataclass
 class _Line:
     """A plan line being read, with what is needed to tell whether the next line continues it."""
 
-    indent: int
-    pieces: list[str]
-    open_parens: int
-    tail: str
+    __slots__ = ("indent", "open_parens", "pieces", "tail")
+
+    def __init__(self, indent: int, first: str) -> None:
+        self.indent = indent
+        self.pieces = [first]
+        self.open_parens = first.count("(") - first.count(")")
+        self.tail = first[-_TAIL_CHARS:]
 
     def add(self, piece: str) -> None:
         self.pieces.append(piece)
@@ -305,33 +309,38 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
     When every wrapped line has the same length, a terminal cut them at its width and the pieces
     join as they are; otherwise a mail client broke them at a space, which is put back.
     """
-    entries: list[_Line | None] = []
+    # A plan line is kept as (indent, body) until a line may continue it (most are never continued).
+    entries: list[_Line | tuple[int, str] | None] = []
     cut_lengths: set[int] = set()
     previous_length = 0
     for raw in lines:
         check_deadline()
+        arrow = "->" in raw
+        if not arrow and (not entries or entries[-1] is None):
+            continue  # other text after other text: nothing to join it to
         if _BORDER_LINE.match(raw):
             continue
         line = raw.rstrip()
         if line.endswith(_CELL_BARS) or (line.endswith("\\") and line[-2:-1].isspace()):
             # The right border of the client's box, or a shell-style line continuation.
             line = line[:-1].rstrip()
-        match = _LINE.match(line)
+        match = _LINE.match(line) if arrow else None
         if match and not match.group("body").strip():
             match = None  # an arrow alone names no operation (an empty continuation prompt)
         if match:
-            indent = match.group("indent") if match.group("prefix") else match.group("ws")
-            opened = _Line(len(indent.expandtabs(4)), [], 0, "")
-            opened.add(match.group("body").rstrip())
-            entries.append(opened)
+            ws, prefix, indent, body = match.groups()
+            entries.append((len((indent if prefix else ws).expandtabs(4)), body.rstrip()))
             previous_length = len(raw)
             continue
         last = entries[-1] if entries else None
-        if last is not None and line.strip() and last.continued_by(line):
-            last.add(line)
-            cut_lengths.add(previous_length)
-            previous_length = len(raw)
-            continue
+        if last is not None and line.strip():
+            if isinstance(last, tuple):
+                last = entries[-1] = _Line(*last)
+            if last.continued_by(line):
+                last.add(line)
+                cut_lengths.add(previous_length)
+                previous_length = len(raw)
+                continue
         if entries and entries[-1] is not None:
             entries.append(None)
     while entries and entries[-1] is None:
@@ -340,8 +349,8 @@ def _plan_lines(lines: list[str]) -> tuple[list[tuple[int, str] | None], int]:
     wrapped = 0
     result: list[tuple[int, str] | None] = []
     for entry in entries:
-        if entry is None:
-            result.append(None)
+        if entry is None or isinstance(entry, tuple):
+            result.append(entry)
             continue
         first, *rest = entry.pieces
         wrapped += len(rest)
@@ -400,6 +409,17 @@ def _parse_line(body: str) -> dict[str, Any]:
     elif "never" in figures:
         node["loops"] = 0
     return node
+
+
+def _names_operation(body: str) -> bool:
+    """Whether the text after `-> ` reads as a plan's line: it names a known operation or ends
+    with figures (what `_parse_line` would find, without building the node where it cannot)."""
+    text = body.rstrip()
+    if text.endswith(")"):
+        node = _parse_line(body)
+        return node["kind"] != "Operation" or _has_figures(node)
+    selected = _SELECTOR.match(text.strip())  # no figures: the kind is all there is
+    return selected is not None and selected.lastgroup is not None
 
 
 def _finite(text: str) -> float | None:

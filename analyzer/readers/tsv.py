@@ -47,9 +47,16 @@ _ROW_START_RE = lazy_regex(r"(?:\d+|NULL)(?: |$)")
 _ID_RE = lazy_regex(r"(?:\d+|NULL)[\t ]+")
 
 
+# Every EXPLAIN column name but `id` holds one of these words, and SHOW WARNINGS starts with `level`.
+_HEADER_WORDS = ("type", "table", "partition", "key", "ref", "rows", "filter", "extra", "level")
+
+
 def _header_names(line: str) -> list[str] | None:
     """The column names of a batch header line (tabs, or tabs expanded to spaces), else None."""
     if "\t" in line:
+        lowered = line.lower()
+        if not any(word in lowered for word in _HEADER_WORDS):
+            return None  # not one known name but `id` (five are needed, or select_type), nor `level`
         names = [name.strip().lower() for name in line.split("\t")]
         words = names[0].split()
         if len(words) > 1 and words[-1] in EXPLAIN_COLUMNS:

@@ -34,6 +34,7 @@ from analyzer.repair.decorations import (
     unescape_html,
     unescape_newlines,
 )
+from analyzer.repair.scan import blank_count, line_indexes, pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
@@ -138,9 +139,12 @@ def clean(text: str) -> Cleaned:
     text = _fix_spaces(text, notices)
     lines = text.split("\n")
     # Long runs of empty lines mean no more than three do (a wrapped table may hold pieces of spaces).
-    numbers = [
-        n for n in range(1, len(lines) + 1) if n < 4 or lines[n - 1] or lines[n - 2] or lines[n - 3] or lines[n - 4]
-    ]
+    if "\n\n\n\n" in text:
+        numbers = [
+            n for n in range(1, len(lines) + 1) if n < 4 or lines[n - 1] or lines[n - 2] or lines[n - 3] or lines[n - 4]
+        ]
+    else:
+        numbers = list(range(1, len(lines) + 1))  # no run of four empty lines
     if len(numbers) < len(lines):
         lines = [lines[n - 1] for n in numbers]
     taken: list[tuple[int, int, str]] = []
@@ -159,9 +163,9 @@ def clean(text: str) -> Cleaned:
         if numbered is not lines:
             # Numbers put on quoted lines: the quoting comes off after them.
             lines, more = _strip_quoting(numbered, notices)
-            margins = [a + b for a, b in zip(margins, more, strict=True)]
+            margins = _added(margins, more)
     lines, more = strip_decorations(lines, notices)
-    margins = [a + b for a, b in zip(margins, more, strict=True)]
+    margins = _added(margins, more)
     # Quoted or numbered lines hid the empty ones from the first look.
     kept = None if undoubled else _undouble(lines, notices)
     if kept is not None:
@@ -172,6 +176,13 @@ def clean(text: str) -> Cleaned:
     _take_prompts(result)
     _take_footers(result)
     return result
+
+
+def _added(margins: list[int], more: list[int]) -> list[int]:
+    """The margins of each line with `more` added."""
+    if not any(more):
+        return margins
+    return [a + b for a, b in zip(margins, more, strict=True)]
 
 
 def _fix_line_endings(text: str, notices: list[str]) -> str:
@@ -208,17 +219,24 @@ def _drop_fences(
     """Drop markdown fence lines (added to `taken`), and fences typed on the first or last line of
     the paste itself."""
     check_deadline()
+    text = "\n".join(lines)
+    # Only the lines holding a fence, or starting with a markup block's tag, can be one.
+    marked = line_indexes(text, pattern(r"```|~~~")) if "```" in text or "~~~" in text else []
+    tagged = starting_lines(
+        lines, r"[^\S\n]*(?:\{(?:noformat|code|panel|quote)|\[/?(?:code|quote|pre)|</?(?:pre|code))", re.IGNORECASE
+    )
     fences = [
         i
-        for i, line in enumerate(lines)
-        if (line.lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(line))
-        or (line.lstrip()[:1] in ("{", "[", "<") and _MARKUP_FENCE_RE.match(line))
+        for i in sorted(set(marked + tagged))
+        if (lines[i].lstrip()[:3] in ("```", "~~~") and _FENCE_RE.match(lines[i]))
+        or (lines[i].lstrip()[:1] in ("{", "[", "<") and _MARKUP_FENCE_RE.match(lines[i]))
     ]
     dropped = set(fences)
     inline = 0
     out = list(lines)
-    for i, line in enumerate(lines):
-        if ("```" in line or "~~~" in line) and i not in dropped:
+    for i in marked:
+        line = lines[i]
+        if i not in dropped:
             fixed = _INLINE_FENCE_RE.sub(r"\1", _INLINE_OPEN_RE.sub(r"\1", line))
             if fixed != line:
                 out[i] = fixed
@@ -239,6 +257,10 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
     every line (a double-spaced paste), else None. Then every gap between two filled lines is
     odd: one empty line, or three where the paste had one of its own (one is kept)."""
     check_deadline()
+    # Each gap counted below is made of empty lines: too few of them, and the gaps cannot be.
+    blanks = blank_count(lines)
+    if blanks < 2 or blanks < 0.8 * (len(lines) - blanks - 1):
+        return None
     filled = [i for i, line in enumerate(lines) if line.strip()]
     gaps = [b - a - 1 for a, b in itertools.pairwise(filled)]
     singles = gaps.count(1)
@@ -267,6 +289,8 @@ def _rejoin_cells_on_own_lines(
     line ending with a tab, the indented `NULL`, then a line going on after a tab. The lines put
     back go to `taken`."""
     check_deadline()
+    if not pattern(r"^[ \t]+NULL[ \t]*$").search("\n".join(lines)):
+        return lines, numbers  # no cell alone on its line
     out: list[str] = []
     kept: list[int] = []
     put_back: list[int] = []  # numbers of the lines put back
@@ -303,11 +327,11 @@ def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[
     `>` (or blanks) alone, then the line at column 0. The prefix goes back in front of the line.
     """
     check_deadline()
+    prefixes = starting_lines(lines, r"[> \t]+$")  # lines of nothing but a prefix
     broken = [
         i
-        for i in range(len(lines) - 1)
-        if lines[i]
-        and not lines[i].strip("> \t")
+        for i in prefixes
+        if i < len(lines) - 1
         and lines[i + 1][:1]
         and (lines[i + 1][0] in _TABLE_STARTS or "\t" in lines[i + 1] or lines[i + 1].startswith("*****"))
     ]
@@ -337,8 +361,9 @@ def _strip_quoting(lines: list[str], notices: list[str]) -> tuple[list[str], lis
     out = list(lines)
     margins = [0] * len(lines)
     quoted = 0
-    for i, line in enumerate(lines):
-        quote = _QUOTE_RE.match(line) if line[:1] == ">" else None
+    for i in starting_lines(lines, ">"):
+        line = lines[i]
+        quote = _QUOTE_RE.match(line)
         if quote and not (i and _OPEN_TAG_RE.search(lines[i - 1])):
             # (A line right after an open `<TD` is the rest of a wrapped HTML tag, not a quote.)
             margin = margins[i] = quote.end()
@@ -355,28 +380,25 @@ def _strip_line_numbers(lines: list[str], numbers: list[int], notices: list[str]
     out = list(lines)
     stripped_total = 0
     first_line = None
-    i = 0
-    n = len(lines)
-    while i < n:
-        match = _LINE_NUMBER_RE.match(lines[i])
-        if not match:
-            i += 1
-            continue
+    starts = starting_lines(lines, r"[ \t]*\d")  # the lines that may be numbered
+    numbered = {i: match for i in starts if (match := _LINE_NUMBER_RE.match(lines[i]))}
+    j = 0
+    for i, match in numbered.items():
+        if i < j:
+            continue  # in the run before
         run = [match]
         j = i + 1
-        while j < n:
-            nxt = _LINE_NUMBER_RE.match(lines[j])
-            if not nxt or int(nxt.group(1)) != int(run[-1].group(1)) + 1:
-                break
+        while (nxt := numbered.get(j)) is not None and int(nxt.group(1)) == int(run[-1].group(1)) + 1:
             run.append(nxt)
             j += 1
+        if len(run) < 2:
+            continue
         contents = _unnumbered(lines[i:j], run)
-        if len(run) >= 2 and any(_OUTPUT_START_RE.match(c) for c in contents):
+        if any(_OUTPUT_START_RE.match(c) for c in contents):
             out[i:j] = contents
             stripped_total += len(run)
             if first_line is None:
                 first_line = numbers[i]
-        i = j
     if not stripped_total:
         return lines
     notices.append(f"Removed line numbers from {plural(stripped_total, 'line')} (from line {first_line}).")
@@ -425,7 +447,7 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
     mark an editor put before the continuation (a larger margin there) does not shorten the first.
     """
     check_deadline()
-    for i in [i for i, line in enumerate(lines[:-1]) if "+-" in line or "*****" in line]:
+    for i in _marked_lines(lines[:-1], ("+-", "*****")):
         line = lines[i].rstrip()
         nxt = lines[i + 1].rstrip()
         if not nxt:
@@ -436,6 +458,13 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
         if ". row " in line and line.lstrip()[:5] == "*****" and not nxt.strip("*"):
             return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
     return None
+
+
+def _marked_lines(lines: list[str], marks: tuple[str, str]) -> list[int]:
+    """Indexes of the lines holding one of the two `marks` (one search of the text for many lines)."""
+    if len(lines) < 256:
+        return [i for i, line in enumerate(lines) if marks[0] in line or marks[1] in line]
+    return line_indexes("\n".join(lines), pattern("(?:" + "|".join(map(re.escape, marks)) + ").*"))
 
 
 def _prompt_gap(used: int, previous: str, nxt: str, wrap_width: int) -> int:
@@ -476,7 +505,8 @@ def _take_prompts(result: Cleaned) -> None:
     prompts = 0
     bare_lines: list[int] = []  # numbers of the lines of statements typed without a prompt, not reported yet
     j = 0
-    candidates = [i for i, line in enumerate(lines) if ">" in line or line.lstrip()[:1] in "EeAaDd"]
+    # The lines that may hold a prompt (`mysql>`, `MySQL … JS>`, `user@host>`) or start a statement.
+    candidates = starting_lines(lines, r"[^\S\n]*(?:[EeAaDdMm]|[\w.-]{1,64}@)")
     for i in candidates:
         if i < j:
             continue
@@ -596,8 +626,17 @@ def _take_footers(result: Cleaned) -> None:
     check_deadline()
     lines = result.lines
     footers = 0
-    for i in [i for i, line in enumerate(lines) if line[:1] not in "|+-{*"]:
+    # The lines that may be a note or a status line, by their first words.
+    candidates = starting_lines(
+        lines,
+        r"[^\S\n]*(?=[nweqrbc\d])(?:(?:Note|Warning|Error) \(Code \d|\d+ rows? in set|Empty set|Query OK"
+        r"|Rows matched: \d|Records: \d|Bye|Current database: |No connection\. Trying)",
+        re.IGNORECASE,
+    )
+    for i in candidates:
         line = lines[i]
+        if line[:1] in "|+-{*":
+            continue
         note = _NOTE_RE.match(line)
         if note:
             # The message may go on over lines a mail client or terminal wrapped.

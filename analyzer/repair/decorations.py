@@ -18,12 +18,14 @@ the left of each line, which a terminal counted when it wrapped the lines.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_module, lazy_regex
 from analyzer.model import EXPLAIN_COLUMN_ORDER
+from analyzer.repair.scan import any_line, matching_lines
 from analyzer.repair.textwidth import width
 from analyzer.wording import plural
 
@@ -311,31 +313,44 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
     and the width taken off the left of each line."""
     check_deadline()
     margins = [0] * len(lines)
-    filled = [i for i, line in enumerate(lines) if line.strip()]
-    if len(filled) < 2:
-        return lines, margins
     # Prefixes, quotes and continuations are on (nearly) every line: a sample of the first lines
     # tells whether to look at all of them.
-    sample = [lines[i] for i in filled[:SAMPLE]]
-    if any(_TIMESTAMP_RE.match(line) for line in sample):
+    sample = list(itertools.islice(filter(str.strip, lines), SAMPLE))
+    if len(sample) < 2:
+        return lines, margins
+    stamped = any(_TIMESTAMP_RE.match(line) for line in sample)
+    quoted = sum(line.lstrip()[:1] in ("'", '"') for line in sample) > len(sample) / 2
+    continued = sum(line.rstrip(" ").endswith("\\") for line in sample) > len(sample) / 2
+    lost_indent = sum(line.startswith("??") for line in sample) > len(sample) / 2
+    gutter = any(_GUTTER_RE.match(line) for line in sample[:5])
+    diff = any(line.startswith(("++-", "+|")) for line in sample)
+    trailing = sum(line.endswith(" |") for line in sample) > len(sample) / 2
+    # The lines that are not blank, as they were before any of these repairs.
+    filled = (
+        [i for i, line in enumerate(lines) if line.strip()]
+        if stamped or quoted or continued or lost_indent or gutter or diff or trailing
+        else []
+    )
+    if stamped:
         lines = _strip_log_prefixes(lines, filled, margins, notices)
-    if sum(line.lstrip()[:1] in ("'", '"') for line in sample) > len(sample) / 2:
+    if quoted:
         lines = _strip_logger_quotes(lines, filled, margins, notices)
-    if sum(line.rstrip(" ").endswith("\\") for line in sample) > len(sample) / 2:
+    if continued:
         lines = _strip_continuations(lines, filled, notices)
-    if any(line[-1:] in _MARK_ENDS for line in lines if line):
+    if any_line(lines, "[" + re.escape(_MARK_ENDS) + "]$"):
         lines = _strip_wrap_marks(lines, notices)
-    if any(line[:1] in _SHOWBREAKS for line in lines):
+    text = "\n".join(lines)
+    if any(mark in text for mark in _SHOWBREAKS):
         lines = _strip_showbreaks(lines, margins, notices)
-    if any("/*" in line or "*/" in line for line in lines):
+    if "/*" in text or "*/" in text:
         lines = _strip_comment_marks(lines, margins, notices)
-    if sum(line.startswith("??") for line in sample) > len(sample) / 2:
+    if lost_indent:
         lines = _strip_lost_indent(lines, filled, margins, notices)
-    if any(_GUTTER_RE.match(line) for line in sample[:5]):
+    if gutter:
         lines = _strip_gutter(lines, filled, margins, notices)
-    if any(line.startswith(("++-", "+|")) for line in sample):
+    if diff:
         lines = _strip_diff_marks(lines, filled, margins, notices)
-    if sum(line.endswith(" |") for line in sample) > len(sample) / 2:
+    if trailing:
         lines = _strip_trailing_cells(lines, filled, notices)
     return lines, margins
 
@@ -542,7 +557,9 @@ def _strip_showbreaks(lines: list[str], margins: list[int], notices: list[str]) 
     counted it, like quoting, so its width goes to the margin."""
     check_deadline()
     marked = [
-        i for i in range(1, len(lines)) if lines[i][:1] in _SHOWBREAKS and lines[i - 1].strip() and len(lines[i]) > 1
+        i
+        for i in matching_lines(lines, "^[" + _SHOWBREAKS + "].")
+        if i and lines[i - 1].strip()
     ]
     if len(marked) < 2:
         return lines
