@@ -11,6 +11,7 @@ analysis.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 
 from analyzer.structs import dataclass, field
 
@@ -147,10 +148,11 @@ class PlanNode:
 
     def to_dict(self) -> dict[str, Any]:
         """Nested plain dicts and lists (the API's `tree`); every field is present, None when absent."""
-        out: dict[str, Any] = {}
-        for name in _NODE_FIELDS:
-            value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, list) else value
+        out: dict[str, Any] = dict(zip(_NODE_FIELDS, _node_values(self), strict=True))
+        for name in _LIST_FIELDS:  # copies, as the API's lists must not be the node's own
+            value = out[name]
+            if isinstance(value, list):
+                out[name] = list(value)
         out["children"] = [child.to_dict() for child in self.children]
         return out
 
@@ -215,6 +217,8 @@ _NODE_TYPES: dict[str, type] = {
     "row": int,
 }
 _NODE_FIELDS = tuple(_NODE_TYPES)
+_LIST_FIELDS = tuple(name for name, kind in _NODE_TYPES.items() if kind is list)
+_node_values = attrgetter(*_NODE_FIELDS)  # every field's value in one call, for `PlanNode.to_dict()`
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics, parsers, renderers, status
+from rest_framework import exceptions, generics, parsers, status
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +21,7 @@ from analyzer.web.api import (
     read_schema,
     too_large_error,
 )
+from analyzer.web.renderers import JSONRenderer
 from pastebin import idempotency, lookup, serializers
 from pastebin.models import Explain, IdempotencyRecord
 from pastebin.saving import SaveError, delete_explain, save_explain, update_explain
@@ -96,7 +97,7 @@ per paste, and keep it secret like the delete token."""
 class ExplainListCreate(generics.ListCreateAPIView):
     parser_classes = [PlainTextParser, LimitedJSONParser, CurlFormParser, AnyBodyAsTextParser]
     serializer_class = serializers.ExplainCreateInput  # describes POST to OPTIONS (without one, OPTIONS was a 500)
-    renderer_classes = [renderers.JSONRenderer, PlainTextRenderer]
+    renderer_classes = [JSONRenderer, PlainTextRenderer]
     pagination_class = NewestFirst
     stored_answer: IdempotencyRecord | None = None
 
@@ -246,7 +247,7 @@ def _errors(*codes: int) -> dict[int, type[serializers.ErrorOutput]]:
 
 
 class ExplainDetail(generics.RetrieveDestroyAPIView):
-    renderer_classes = [renderers.JSONRenderer]
+    renderer_classes = [JSONRenderer]
     parser_classes = [LimitedJSONParser, parsers.FormParser]
     serializer_class = serializers.ExplainEditInput  # describes PATCH to OPTIONS
 

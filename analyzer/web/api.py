@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from analyzer import ParseError, analyze
 from analyzer.render.text import format_report
+from analyzer.web.renderers import JSONRenderer
 from analyzer.web.schema import AnalysisOutput
 
 
@@ -172,7 +173,7 @@ def analyze_or_error(text: str, query: str | None, schema: str | None = None):
 
 class AnalyzeView(APIView):
     parser_classes = [PlainTextParser, LimitedJSONParser, CurlFormParser]
-    renderer_classes = [renderers.JSONRenderer, PlainTextRenderer]
+    renderer_classes = [JSONRenderer, PlainTextRenderer]
 
     @extend_schema(
         summary="Analyze an EXPLAIN paste (nothing is saved)",
