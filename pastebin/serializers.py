@@ -8,6 +8,7 @@ from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.request import Request
 
+from analyzer.web.api import ExplainInput
 from pastebin import expiry
 from pastebin.models import Explain, Visibility
 from pastebin.saving import NUL_MESSAGE
@@ -99,19 +100,9 @@ class ExplainEditInput(serializers.Serializer):
         return attrs
 
 
-class ExplainCreateInput(ExplainOptions):
-    """The JSON body of `POST /api/v1/explains/` (documentation; parsing goes through `read_explain`)."""
-
-    explain = serializers.CharField(trim_whitespace=False, help_text="The EXPLAIN output, as pasted.")
-    query = serializers.CharField(required=False, allow_blank=True, allow_null=True, trim_whitespace=False)
-    schema = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        allow_null=True,
-        trim_whitespace=False,
-        help_text="SHOW CREATE TABLE output for the plan's tables, which index advice is checked against. "
-        "Not kept when the explain is anonymized.",
-    )
+class ExplainCreateInput(ExplainOptions, ExplainInput):
+    """The JSON body of `POST /api/v1/explains/` (documentation; parsing goes through `read_explain`).
+    Its `schema` is not kept when the explain is anonymized."""
 
 
 def links(explain: Explain, request: Request) -> dict[str, str]:

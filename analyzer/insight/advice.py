@@ -266,6 +266,8 @@ def _needs_prefix(table: Any, name: str) -> bool:
 
 
 def _advice(node: PlanNode, use: Any, key: _Key, table: Any, checked: bool, limit: bool) -> Advice | None:
+    if table is not None and table.columns and any(table.column(name) is None for name in key.columns):
+        return None  # the query names a column the table's definition lacks: no statement that fails
     existing = table.indexes if table is not None else []
     parts = _key_parts(key, table)
     if not parts:

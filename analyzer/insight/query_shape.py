@@ -399,8 +399,14 @@ class _ConditionReader(_Reader):
         self.target = use
 
     def owner(self, column: Any) -> TableUse | None:
+        """The target for its own columns; an unqualified column only when the table's definition
+        shows it has that column (a plan's condition may name another table's without a qualifier)."""
         qualifier = (column.table or "").lower()
-        return self.target if qualifier in ("", self.target.alias.lower(), self.target.table.lower()) else None
+        if qualifier in (self.target.alias.lower(), self.target.table.lower()):
+            return self.target
+        if not qualifier and self.column_type(self.target, column.name) is not None:
+            return self.target
+        return None
 
 
 def add_plan_condition(shape: QueryShape, use: TableUse, condition: str, schema: Any = None) -> None:

@@ -120,6 +120,12 @@ class AnalyzeInput(serializers.Serializer):
     )
 
 
+class ExplainInput(AnalyzeInput):
+    """The same fields, the paste required (the pastebin's creation)."""
+
+    explain = serializers.CharField(trim_whitespace=False, help_text="The EXPLAIN output, as pasted.")
+
+
 def read_schema(request: Request) -> str | None:
     """The optional `schema` (table definitions for index advice): a JSON field, or the query
     string with a text/plain body; 400 when it is not text, 413 over SCHEMA_MAX_BYTES."""

@@ -204,3 +204,10 @@ def test_only_the_query_s_tables_are_read_from_the_schema_and_a_huge_query_is_no
     huge = "SELECT * FROM orders o WHERE o.customer_id = 42 AND o.ref IN (" + ", ".join(["'x'"] * 20000) + ")"
     assert advice_for(scan, huge).advice == []
     assert advice_for(scan, "SELECT * FROM orders o WHERE o.customer_id = 42").advice
+
+
+def test_a_column_the_definition_lacks_is_never_put_in_a_statement():
+    scan = plan(("o", "ALL", "NULL", "NULL", 60000, "Using where"))
+    # `misspelt` is not a column of orders: the statement would fail, so there is none.
+    assert advice_for(scan, "SELECT * FROM orders o WHERE o.misspelt = 42").advice == []
+    assert advice_for(scan, "SELECT * FROM orders o WHERE o.misspelt = 42", schema=None).advice  # unchecked, said so
