@@ -80,7 +80,12 @@ def trouble() -> Trouble:
 
 @pytest.fixture
 def open_page(browser, live_server, trouble) -> Iterator[Callable[..., object]]:
-    """`open_page(path, **context_options)`: a new page at `live_server.url + path`."""
+    """`open_page(path, **context_options)`: a new page at `live_server.url + path`. The rate-limit
+    counts start empty: the throttle's cache table outlives the transactions of earlier tests,
+    whose saves would otherwise count against this one."""
+    from django.core.cache import caches
+
+    caches["throttle"].clear()
     contexts = []
 
     def opener(path: str = "/", **options):

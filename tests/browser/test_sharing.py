@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import caches
 from playwright.sync_api import expect
 
 from pastebin.models import Explain
@@ -80,7 +79,6 @@ def test_a_bad_compare_slug_without_javascript(open_page, trouble):
 
 def test_delete_asks_in_the_page_and_works_without_javascript(open_page, trouble):
     trouble.expect_error("status of 403")  # the wrong token, on purpose
-    caches["throttle"].clear()
     response = save_for_token(read_fixture("analyze_table.txt"))
     slug, token = response["slug"], response["delete_token"]
     page = open_page(f"/e/{slug}/", java_script_enabled=False)
@@ -113,7 +111,6 @@ def save_for_token(text: str) -> dict:
 
 
 def test_the_creator_edits_title_visibility_and_expiry(open_page):
-    caches["throttle"].clear()
     page = open_page("/")
     page.locator("#id_explain").fill(read_fixture("analyze_table.txt"))
     page.get_by_text("Save options").click()  # folded under the paste box
