@@ -37,7 +37,7 @@ _MYSQL_VERSION = (
     lazy_regex(r"\bmysql\s+Ver\s+(?:\d+\.\d+\s+Distrib\s+)?(\d{1,2})\.(\d{1,2})\.\d{1,3}\b"),
 )
 # At a line's start, after any mail quoting ("> ").
-_MARIADB_PROMPT = lazy_regex(r"^[\s>]*MariaDB \[[^\]\n]*\]>|Welcome to the MariaDB monitor", re.MULTILINE)
+_MARIADB_PROMPT = lazy_regex(r"^[ \t>]*MariaDB \[[^\]\n]*\]>|Welcome to the MariaDB monitor", re.MULTILINE)
 
 _MARIADB_TYPES = lazy_regex(r"^hash_|\|\s*filter$", re.IGNORECASE)
 _MARIADB_EXTRA = lazy_regex(

@@ -343,9 +343,10 @@ def _rejoin_broken_prefixes(lines: list[str], numbers: list[int], notices: list[
         for k, line in enumerate(lines)
         if k not in moved and line.lstrip(" ")[:1] in _TABLE_STARTS
     )
+    usual = indents.most_common(1)[0][0] if indents else None
     out = list(lines)
     for i in broken:
-        indent = indents.most_common(1)[0][0] if indents else len(out[i]) + 1
+        indent = usual if usual is not None else len(out[i]) + 1
         prefix = out[i].rstrip() + " " if ">" in out[i] else " " * indent
         out[i + 1] = prefix + out[i + 1]
     notices.append(
