@@ -214,9 +214,9 @@ titled AS (
                                          FROM generate_series(1, 2 + g %% 3)), ' ')) AS title
   FROM rows, words
 )
-INSERT INTO pastebin_explain (slug, title, raw_explain, query, analysis, parser_version, search_text, created_at,
-                              expires_at, visibility, improves_on_id, delete_token_hash, anonymized, hidden)
-SELECT bench_slug(t.g), t.title, seed.raw_explain, seed.query, seed.analysis, seed.parser_version,
+INSERT INTO pastebin_explain (slug, title, raw_explain, query, schema, analysis, parser_version, search_text,
+                              created_at, expires_at, visibility, improves_on_id, delete_token_hash, anonymized, hidden)
+SELECT bench_slug(t.g), t.title, seed.raw_explain, seed.query, '', seed.analysis, seed.parser_version,
        concat_ws(E'\\n', nullif(t.title, ''), nullif(seed.query, ''), nullif(seed.tables, '')),
        t.created_at, t.expires_at, t.visibility, CASE WHEN t.g %% 50 = 0 AND t.g > %(first)s THEN bench_slug(t.g - 1) END,
        seed.delete_token_hash, false, t.g %% 1000 = 7
