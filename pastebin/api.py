@@ -102,7 +102,7 @@ class ExplainListCreate(generics.ListCreateAPIView):
     stored_answer: IdempotencyRecord | None = None
 
     def get_queryset(self):
-        return Explain.objects.public().defer("raw_explain")
+        return Explain.objects.public().listed()
 
     def get_throttles(self):
         return [CreateRateThrottle()] if self.request.method == "POST" else []
@@ -114,7 +114,7 @@ class ExplainListCreate(generics.ListCreateAPIView):
     )
     def get(self, request: Request, *args, **kwargs) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response([serializers.summary_data(e, request) for e in page])
+        return self.get_paginated_response([serializers.listed_data(e, request) for e in page])
 
     def check_throttles(self, request: Request) -> None:
         """A request whose key has a stored answer saves nothing (`post` replays or refuses it),

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.fields.json import KeyTransform
 from django.urls import reverse
 
 from pastebin import clock
@@ -14,6 +15,9 @@ from pastebin import clock
 class Visibility(models.TextChoices):
     UNLISTED = "unlisted", "Unlisted: only people with the link"
     PUBLIC = "public", "Public: listed in Recent and Search"
+
+
+LISTED_COLUMNS = ("slug", "title", "query", "created_at", "expires_at", "visibility")
 
 
 class ExplainQuerySet(models.QuerySet):
@@ -25,6 +29,16 @@ class ExplainQuerySet(models.QuerySet):
     def public(self, now: datetime | None = None) -> ExplainQuerySet:
         """What lists, search and the API list may show: live and public."""
         return self.live(now).filter(visibility=Visibility.PUBLIC)
+
+    def listed(self) -> ExplainQuerySet:
+        """Only what lists of explains show: a few columns, and the analysis's `query`, `format` and
+        `tables` as `analysis_query`, `analysis_format` and `analysis_tables`, picked out by the
+        database, which sends neither the paste nor the whole analysis (kilobytes to decode)."""
+        return self.only(*LISTED_COLUMNS).annotate(
+            analysis_query=KeyTransform("query", "analysis"),
+            analysis_format=KeyTransform("format", "analysis"),
+            analysis_tables=KeyTransform("tables", "analysis"),
+        )
 
     def expired(self, now: datetime | None = None) -> ExplainQuerySet:
         return self.filter(expires_at__lte=now or clock.now())

@@ -7,15 +7,27 @@ match as written), with the web-search syntax (`"two words"`, `-word`, `or`), on
 "The newest matches" can be found two ways. Walking the recent-public index and testing each
 explain costs as many explains as it takes to meet enough matches: little for frequent words, a
 walk through every public explain for words in none (or never in the same one), which is what
-the planner chose for words each common but never together. The GIN index reads every match:
-little for rare words, much for words in a quarter of all explains. So the search picks:
+the planner chose for words each common but never together. The GIN index finds every match
+cheaply (its lists of explains are compressed), but reading each matching explain (its creation
+time, to sort them) costs a page read per match: little for rare words, much for words in a
+quarter of all explains, or each common and often together. So the search goes:
 
-1. The planner's estimate of the matches, from the index's statistics of public explains' words:
-   at most `GIN_FIRST`, and the GIN index gives them all (the planner may use nothing else), the
-   newest first.
-2. More: the newest `WINDOW` public explains are tested in order, through the recent-public
-   index, stopping at the `limit`-th match; with fewer matches than that among them (the estimate
-   was too high), the GIN index gives them all after all.
+1. With more matches expected (the planner's estimate, from the index's statistics of public
+   explains' words) than `GIN_FIRST`: the newest `WINDOW` public explains are tested in order,
+   through the recent-public index, stopping at the `limit`-th match.
+2. Then the matches the GIN index gives among the explains created since a cutoff, taken from
+   the planner's statistics of creation times (no explain is read to find it): the newest
+   fraction of all explains expected to hold `SPARE` times `limit` matches (at least
+   `NEWEST_FRACTION`), then ten times that fraction. The creation-time index tells which
+   explains are that recent, so only the matching recent ones are read. Finding a recent explain
+   in that index costs about a fortieth of reading a match, so a window is tried only when it
+   holds fewer than `RECENT_PER_MATCH` explains per match expected in all, and less than half
+   of all explains.
+3. With fewer than `limit` matches in those, or few expected at all: every match the GIN index
+   gives, the newest first.
+
+Each step's answer is exact when it has `limit` matches: every match it left out is older than
+them. Each statement is planned with bitmap scans only (the planner may use nothing else).
 
 Elsewhere (SQLite) every word must be a case-insensitive substring of `search_text`.
 """
@@ -34,15 +46,25 @@ from pastebin.models import Explain
 NEWEST = ("-created_at", "-slug")
 GIN_FIRST = 5_000
 WINDOW = 20_000
+SPARE = 4
+NEWEST_FRACTION = 0.01
+RECENT_PER_MATCH = 40
 # The indexed expression: the words of public explains, NULL for the others.
 PUBLIC_WORDS = '(CASE WHEN "pastebin_explain"."visibility" = \'public\' THEN "pastebin_explain"."search_vector" END)'
 MATCH = f"{PUBLIC_WORDS} @@ websearch_to_tsquery('simple', %s)"
+# The planner's statistics of creation times (about a hundred, each 1% of explains apart) and
+# its count of explains.
+CREATION_TIMES = (
+    "SELECT (SELECT histogram_bounds::text::timestamptz[] FROM pg_stats WHERE schemaname = current_schema() "
+    "AND tablename = 'pastebin_explain' AND attname = 'created_at'), "
+    "(SELECT reltuples FROM pg_class WHERE oid = 'pastebin_explain'::regclass)"
+)
 
 
 def search_public(text: str, limit: int) -> list[Explain]:
-    """The newest `limit` public explains whose title, query or table names match `text`
-    (without their pastes, which result lists do not show)."""
-    explains = Explain.objects.public().defer("raw_explain").order_by(*NEWEST)
+    """The newest `limit` public explains whose title, query or table names match `text`, with
+    only what lists show of them (`ExplainQuerySet.listed`)."""
+    explains = Explain.objects.public().listed().order_by(*NEWEST)
     if connection.vendor != "postgresql":
         for word in text.split():
             explains = explains.filter(search_text__icontains=word)
@@ -53,17 +75,38 @@ def search_public(text: str, limit: int) -> list[Explain]:
 def newest_matches(text: str, limit: int, now: datetime) -> list[str]:
     """PostgreSQL: the slugs of the newest `limit` public explains live at `now` matching `text`."""
     with connection.cursor() as cursor:
-        if estimated_matches(cursor, text) > GIN_FIRST:
+        expected = estimated_matches(cursor, text)
+        if expected > GIN_FIRST:
             found = _from_recent(cursor, text, now, limit)
             if len(found) == limit:
                 return found
-        return [slug for (slug,) in bitmap_scans_only(cursor, gin_matches(text, now, limit))]
+        for since in recent_cutoffs(cursor, expected, limit):
+            found = _slugs(bitmap_scans_only(cursor, gin_matches(text, now, limit, since)))
+            if len(found) == limit:
+                return found
+        return _slugs(bitmap_scans_only(cursor, gin_matches(text, now, limit)))
 
 
 def estimated_matches(cursor, text: str) -> float:
     """How many public explains the planner expects to match `text`."""
     cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT 1 FROM pastebin_explain WHERE {MATCH}", [text])
     return cursor.fetchone()[0][0]["Plan"]["Plan Rows"]
+
+
+def recent_cutoffs(cursor, expected: float, limit: int) -> list[datetime]:
+    """The creation times since which the newest explains are expected to hold `SPARE` times
+    `limit` of the `expected` matches (at least the newest `NEWEST_FRACTION` of all), then ten
+    times as many explains, from the planner's statistics; only those windows holding less than
+    half of all explains, and fewer than `RECENT_PER_MATCH` explains per expected match."""
+    first = max(SPARE * limit / max(expected, 1), NEWEST_FRACTION)
+    if first >= 0.5:
+        return []
+    cursor.execute(CREATION_TIMES)
+    times, explains = cursor.fetchone()
+    if not times:
+        return []
+    shares = [share for share in (first, first * 10) if share < 0.5 and share * explains < RECENT_PER_MATCH * expected]
+    return [times[int((1 - share) * (len(times) - 1))] for share in shares]
 
 
 def _from_recent(cursor, text: str, now: datetime, limit: int) -> list[str]:
@@ -76,13 +119,20 @@ def _from_recent(cursor, text: str, now: datetime, limit: int) -> list[str]:
         "ORDER BY created_at DESC, slug DESC LIMIT %s",
         [*params, text, limit],
     )
-    return [slug for (slug,) in cursor.fetchall()]
+    return _slugs(cursor.fetchall())
 
 
-def gin_matches(text: str, now: datetime, limit: int) -> QuerySet:
-    """The slugs of the newest `limit` of all the live matches."""
+def gin_matches(text: str, now: datetime, limit: int, since: datetime | None = None) -> QuerySet:
+    """The slugs of the newest `limit` of the live matches (created since `since`, if given)."""
     match = RawSQL(MATCH, (text,), output_field=BooleanField())
-    return Explain.objects.public(now).filter(match).order_by(*NEWEST).values_list("slug")[:limit]
+    matches = Explain.objects.public(now).filter(match)
+    if since is not None:
+        matches = matches.filter(created_at__gte=since)
+    return matches.order_by(*NEWEST).values_list("slug")[:limit]
+
+
+def _slugs(rows: list[tuple]) -> list[str]:
+    return [slug for (slug,) in rows]
 
 
 def bitmap_scans_only(cursor, queryset: QuerySet, explain: bool = False) -> list[tuple]:

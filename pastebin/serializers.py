@@ -133,25 +133,32 @@ def created_data(explain: Explain, delete_token: str, request: Request) -> dict[
     }
 
 
-def summary_data(explain: Explain, request: Request) -> dict[str, Any]:
-    """One entry of the public list."""
+def summary_data(explain: Explain, request: Request, analysis: dict[str, Any]) -> dict[str, Any]:
+    """One entry of the public list; `analysis` holds at least the analysis's `query`, `format` and
+    `tables`."""
     return {
         "slug": explain.slug,
         **links(explain, request),
         "title": explain.title,
-        "query": explain.query or explain.analysis.get("query"),
-        "format": explain.analysis.get("format"),
-        "tables": explain.analysis.get("tables") or [],
+        "query": explain.query or analysis.get("query"),
+        "format": analysis.get("format"),
+        "tables": analysis.get("tables") or [],
         "created_at": _when(explain.created_at),
         "expires_at": _when(explain.expires_at),
         "visibility": explain.visibility,
     }
 
 
+def listed_data(explain: Explain, request: Request) -> dict[str, Any]:
+    """One entry of the public list, from an explain loaded by `ExplainQuerySet.listed`."""
+    analysis = {"query": explain.analysis_query, "format": explain.analysis_format, "tables": explain.analysis_tables}
+    return summary_data(explain, request, analysis)
+
+
 def detail_data(explain: Explain, request: Request, improvements: list[str]) -> dict[str, Any]:
     """The saved explain: the paste exactly as stored, its query, title, dates and analysis."""
     return {
-        **summary_data(explain, request),
+        **summary_data(explain, request, explain.analysis),
         "explain": explain.raw_explain,
         "schema": explain.schema,
         "anonymized": explain.anonymized,

@@ -602,7 +602,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
 @require_safe
 def recent(request: HttpRequest) -> HttpResponse:
     """Public explains, newest first; `?after=` is a cursor (created time + slug), not an offset."""
-    explains = Explain.objects.public().defer("raw_explain").order_by("-created_at", "-slug")
+    explains = Explain.objects.public().listed().order_by("-created_at", "-slug")
     cursor = request.GET.get("after", "")
     if cursor:
         try:

@@ -3,12 +3,14 @@ stored `search_vector` kept by its trigger, its GIN index, and each of the searc
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from pastebin import clock, search
 from pastebin.models import Explain
@@ -114,6 +116,60 @@ def test_every_way_finds_the_newest_matches(numbered, monkeypatch, gin_first, wi
     assert titles("payroll", 50)[-1] == "payroll 0"
     assert titles("monthly payroll", 50) == [f"payroll monthly {n}" for n in (7, 5, 3, 1)]
     assert titles("weekly", 3) == []
+
+
+@postgres
+@pytest.mark.parametrize("fraction", [0.2, 0.45])
+def test_windows_of_recent_explains_find_the_newest_matches(numbered, monkeypatch, fraction):
+    """Among the explains created since a cutoff from the statistics of creation times (the newest
+    two or four of the eight public explains here, so too few matches, or enough): the same answers."""
+    monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
+    monkeypatch.setattr(search, "RECENT_PER_MATCH", 10**9)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE pastebin_explain")
+        assert len(search.recent_cutoffs(cursor, 8, 3)) == 1
+    assert titles("payroll", 3) == ["payroll monthly 7", "payroll 6", "payroll monthly 5"]
+    assert titles("monthly", 3) == ["payroll monthly 7", "payroll monthly 5", "payroll monthly 3"]
+    assert titles("payroll", 50)[-1] == "payroll 0"
+    assert titles("weekly", 3) == []
+
+
+@postgres
+def test_no_window_without_statistics_or_when_reading_every_match_costs_less(numbered, monkeypatch):
+    """Before ANALYZE nothing tells when explains were created; with few matches expected among
+    many explains, reading them all costs less than finding the recent explains."""
+    monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
+    with connection.cursor() as cursor:
+        assert search.recent_cutoffs(cursor, 8, 3) == []
+        cursor.execute("ANALYZE pastebin_explain")
+        assert len(search.recent_cutoffs(cursor, 8, 3)) == 1
+        assert search.recent_cutoffs(cursor, 0.01, 3) == []
+
+
+WHOLE_COLUMN = re.compile(r'"pastebin_explain"\."(raw_explain|analysis)"(, "| FROM)')
+
+
+def explain_queries(client, path: str) -> list[str]:
+    """The statements reading explains that the page at `path` ran."""
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(path).status_code == 200
+    return [query["sql"] for query in queries.captured_queries if "pastebin_explain" in query["sql"]]
+
+
+@pytest.mark.parametrize("path", ["/recent/", "/search/?q=payroll", "/api/v1/explains/"])
+def test_lists_read_neither_pastes_nor_whole_analyses(client, create, path):
+    """What lists show, in as many statements for three explains as for one."""
+    create(explain_table(table="salaries"), title="payroll", visibility="public")
+    one = explain_queries(client, path)
+    for _ in range(2):
+        create(explain_table(table="salaries"), title="payroll", visibility="public")
+    three = explain_queries(client, path)
+    assert len(three) == len(one)
+    assert not any(WHOLE_COLUMN.search(sql) for sql in three)
+    page = client.get(path).content.decode()
+    assert page.count("salaries") >= 3
 
 
 @postgres
