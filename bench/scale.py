@@ -28,7 +28,7 @@ Does every page stay as fast with a million stored explains as with a thousand?
    but rarely together, rare words, words in no public explain, a word's start (words match whole).
 6. At each size, runs `purge_expired` (rows deleted per second) and `reanalyze --all --jobs
    <cores>` (rows per second, and the same with the analyzer's own CPU time, as the command
-   reports it, taken out).
+   reports it, taken out); not with `--jobs 0`, which times the pages and endpoints only.
 
 It prints one table: each figure at 1,000 and at N, and their ratio. Generating 1,000,000 rows
 takes about two minutes and 4 GB of disk; re-analyzing them all, about half an hour on 2 cores.
@@ -445,6 +445,8 @@ def measure(rows: int, seeds: int, repeat: int, jobs: int) -> list[tuple[dict[st
     print(f"Timing at {SMALL:,} and {rows:,} explains, side by side (load averages {load()})", flush=True)
     results = time_endpoints(databases, repeat)
     print(f"  done (load averages {load()})", flush=True)
+    if not jobs:
+        return results
     for name, (figures, _) in zip(databases, results, strict=True):
         use_database(name)
         print(f"Purging and re-analyzing in {name} (load averages {load()})", flush=True)
@@ -494,7 +496,9 @@ def main() -> None:
         "--database-url", help="a PostgreSQL database the benchmark may fill (default: its own cluster)"
     )
     parser.add_argument("--repeat", type=int, default=20, help="requests per endpoint (default 20)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="reanalyze processes (default: cores)")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="reanalyze processes (default: cores; 0: no maintenance)"
+    )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         url = args.database_url or stack.enter_context(throwaway_database())
