@@ -40,6 +40,7 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
+from config import prepared
 from pastebin import clock
 from pastebin.models import Explain
 
@@ -80,7 +81,7 @@ def newest_matches(text: str, limit: int, now: datetime) -> list[str]:
             found = _from_recent(cursor, text, now, limit)
             if len(found) == limit:
                 return found
-        for since in recent_cutoffs(cursor, expected, limit):
+        for since in recent_cutoffs(expected, limit):
             found = _slugs(bitmap_scans_only(cursor, gin_matches(text, now, limit, since)))
             if len(found) == limit:
                 return found
@@ -93,16 +94,16 @@ def estimated_matches(cursor, text: str) -> float:
     return cursor.fetchone()[0][0]["Plan"]["Plan Rows"]
 
 
-def recent_cutoffs(cursor, expected: float, limit: int) -> list[datetime]:
+def recent_cutoffs(expected: float, limit: int) -> list[datetime]:
     """The creation times since which the newest explains are expected to hold `SPARE` times
     `limit` of the `expected` matches (at least the newest `NEWEST_FRACTION` of all), then ten
     times as many explains, from the planner's statistics; only those windows holding less than
-    half of all explains, and fewer than `RECENT_PER_MATCH` explains per expected match."""
+    half of all explains, and fewer than `RECENT_PER_MATCH` explains per expected match. The
+    statement is prepared: planning the `pg_stats` view costs more than reading it."""
     first = max(SPARE * limit / max(expected, 1), NEWEST_FRACTION)
     if first >= 0.5:
         return []
-    cursor.execute(CREATION_TIMES)
-    times, explains = cursor.fetchone()
+    [(times, explains)] = prepared.rows(CREATION_TIMES, [])
     if not times:
         return []
     shares = [share for share in (first, first * 10) if share < 0.5 and share * explains < RECENT_PER_MATCH * expected]

@@ -128,7 +128,7 @@ def test_windows_of_recent_explains_find_the_newest_matches(numbered, monkeypatc
     monkeypatch.setattr(search, "RECENT_PER_MATCH", 10**9)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
-        assert len(search.recent_cutoffs(cursor, 8, 3)) == 1
+        assert len(search.recent_cutoffs(8, 3)) == 1
     assert titles("payroll", 3) == ["payroll monthly 7", "payroll 6", "payroll monthly 5"]
     assert titles("monthly", 3) == ["payroll monthly 7", "payroll monthly 5", "payroll monthly 3"]
     assert titles("payroll", 50)[-1] == "payroll 0"
@@ -142,10 +142,10 @@ def test_no_window_without_statistics_or_when_reading_every_match_costs_less(num
     monkeypatch.setattr(search, "SPARE", 0)
     monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
     with connection.cursor() as cursor:
-        assert search.recent_cutoffs(cursor, 8, 3) == []
+        assert search.recent_cutoffs(8, 3) == []
         cursor.execute("ANALYZE pastebin_explain")
-        assert len(search.recent_cutoffs(cursor, 8, 3)) == 1
-        assert search.recent_cutoffs(cursor, 0.01, 3) == []
+        assert len(search.recent_cutoffs(8, 3)) == 1
+        assert search.recent_cutoffs(0.01, 3) == []
 
 
 WHOLE_COLUMN = re.compile(r'"pastebin_explain"\."(raw_explain|analysis)"(, "| FROM)')
