@@ -198,7 +198,7 @@ def caches(url: str) -> dict:
         raise ValueError(f"CACHE_URL: unknown cache {scheme!r}; use locmem:// or redis://host:port/db")
     return {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}},
-        "throttle": {"BACKEND": "config.throttle_cache.UpsertDatabaseCache", "LOCATION": "pastebin_throttle_cache"},
+        "throttle": {"BACKEND": "config.throttle_cache.CountsDatabaseCache", "LOCATION": "pastebin_throttle_cache"},
     }
 
 
