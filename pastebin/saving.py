@@ -9,13 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 
 import analyzer
-from config import prepared
 from pastebin import clock, expiry, permalink
 from pastebin.anonymize import AnonymizeError, anonymize
-from pastebin.models import DeletedSlug, Explain, Visibility
+from pastebin.models import DeletedSlug, Explain, Visibility, search_text
 from pastebin.slugs import new_slug
 from pastebin.tokens import hash_token, new_token
 
@@ -137,19 +136,33 @@ def save_explain(
 
 
 def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str]) -> None:
-    """Insert under a random slug, drawing again on the (astronomically rare) collision."""
+    """Insert under a random slug, drawing again on the (astronomically rare) collision with a
+    stored explain or a deleted one's tombstone (whose permalink stays gone)."""
+    explain.search_text = search_text(explain.title, explain.query, explain.analysis)
     for _ in range(SLUG_ATTEMPTS):
         explain.slug = make_slug()
-        if prepared.rows("SELECT 1 FROM pastebin_deletedslug WHERE slug = %s", [explain.slug]):
-            continue  # the slug of a deleted explain, whose permalink stays gone
-        try:
-            with transaction.atomic():
-                explain.save(force_insert=True)
+        if _insert_unless_taken(explain):
+            explain._state.adding, explain._state.db = False, connection.alias
             return
-        except IntegrityError:
-            if not Explain.objects.filter(slug=explain.slug).exists():
-                raise
     raise RuntimeError(f"No free slug after {SLUG_ATTEMPTS} attempts.")
+
+
+def _insert_unless_taken(explain: Explain) -> bool:
+    """Insert `explain` in one statement, unless its slug is taken or has a tombstone; whether it
+    was. (The ORM would take four round trips: the tombstone check, and a savepoint around the
+    insert to catch a taken slug.)"""
+    fields = Explain._meta.concrete_fields
+    name = connection.ops.quote_name
+    values = [field.get_db_prep_save(field.pre_save(explain, True), connection) for field in fields]
+    statement = (
+        f"INSERT INTO {name(Explain._meta.db_table)} ({', '.join(name(field.column) for field in fields)}) "
+        f"SELECT {', '.join(['%s'] * len(fields))} "
+        f"WHERE NOT EXISTS (SELECT 1 FROM {name(DeletedSlug._meta.db_table)} WHERE slug = %s) "
+        "ON CONFLICT (slug) DO NOTHING RETURNING slug"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*values, explain.slug])
+        return cursor.fetchone() is not None
 
 
 def delete_explain(explain: Explain, reason: str = "deleted") -> None:
