@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import orjson
 from django.conf import settings
 from django.db import connection, transaction
 
 import analyzer
+from analyzer.web import answers
+from analyzer.web.renderers import JSONRenderer
 from pastebin import clock, expiry, permalink
 from pastebin.anonymize import AnonymizeError, anonymize
 from pastebin.models import DeletedSlug, Explain, Visibility, search_text
@@ -83,6 +86,18 @@ def run_analysis(text: str, query: str | None, schema: str | None = None) -> ana
         raise SaveError(exc.message, too_large=exc.too_large, too_complex=exc.too_complex) from exc
 
 
+def analysis_data(text: str, query: str | None, schema: str | None = None) -> dict:
+    """`run_analysis(…).to_dict()`, read back from the analyze API's recent answers when this
+    process analyzed the same input lately (a fresh copy each time), else kept there."""
+    key = answers.json_key(text, query, schema)
+    kept = answers.answers.get(key)
+    if kept is not None:
+        return orjson.loads(kept)
+    data = run_analysis(text, query, schema).to_dict()
+    answers.answers.put(key, JSONRenderer().render(data))
+    return data
+
+
 def save_explain(
     text: str,
     *,
@@ -104,15 +119,15 @@ def save_explain(
     check_storable(title)
     query = query if query and query.strip() else None
     schema = schema if schema and schema.strip() and not anonymize_names else None
-    analysis = run_analysis(text, query, schema)
+    analysis = analysis_data(text, query, schema)
     if anonymize_names:
         try:
-            renamed = anonymize(text, analysis.to_dict(), query)
+            renamed = anonymize(text, analysis, query)
         except AnonymizeError as exc:
             raise SaveError(f"This paste could not be anonymized: {exc}") from exc
         text, query = renamed.explain, renamed.query
         try:
-            analysis = run_analysis(text, query)
+            analysis = analysis_data(text, query)
         except SaveError as exc:
             raise SaveError(f"This paste could not be anonymized ({exc.message}).") from exc
     token = new_token()
@@ -122,7 +137,7 @@ def save_explain(
         raw_explain=text,
         query=query or "",
         schema=schema or "",
-        analysis=analysis.to_dict(),
+        analysis=analysis,
         parser_version=analyzer.PARSER_VERSION,
         created_at=created,
         expires_at=expiry.expires_at(expires, created),

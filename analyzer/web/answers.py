@@ -1,9 +1,10 @@
-"""The analyze API's recent answers, kept per worker process.
+"""Recent analyses, kept per worker process as the analyze API's answers.
 
 An analysis depends only on the paste, the query, the table definitions, the parser version and
 the size and time limits, so the same request gets the same answer: scripts and editor integrations send the same plan
 again and again (on every save, on every CI run), and a client retrying after a timeout sends it
-twice. The answer is kept as the bytes sent, under a SHA-256 digest of everything it depends on,
+twice; and a paste is saved right after the home page previewed it. The answer is kept as the
+bytes sent (saving reads back the JSON one: pastebin.saving.analysis_data), under a SHA-256 digest of everything it depends on,
 most recently used first, up to `ANALYZE_CACHE_BYTES` in all (0 keeps nothing); an answer over a
 sixteenth of that is not kept. Refusals are never kept.
 """
@@ -28,6 +29,16 @@ def digest(*parts: str | None) -> bytes:
         hashed.update(len(data).to_bytes(8, "big"))
         hashed.update(data)
     return hashed.digest()
+
+
+def limits() -> str:
+    """The settings an analysis depends on besides its input: what it may refuse."""
+    return f"{settings.EXPLAIN_MAX_BYTES}/{settings.EXPLAIN_DEADLINE_MS}/{settings.SCHEMA_MAX_BYTES}"
+
+
+def json_key(text: str, query: str | None, schema: str | None) -> bytes:
+    """The key of an analysis's JSON answer (as the API sends it without an Accept header)."""
+    return digest(text, query, schema, "json", "application/json", limits())
 
 
 class Answers:

@@ -159,11 +159,6 @@ def read_explain(request: Request) -> tuple[str, str | None]:
     return explain, form.validated_data.get("query") or None
 
 
-def limits() -> str:
-    """The settings an analysis depends on besides its input: what it may refuse."""
-    return f"{settings.EXPLAIN_MAX_BYTES}/{settings.EXPLAIN_DEADLINE_MS}/{settings.SCHEMA_MAX_BYTES}"
-
-
 def analyze_or_error(text: str, query: str | None, schema: str | None = None):
     """Run the analyzer, turning `ParseError` into the API's 400, 413 or 422 (too complex to read in time)."""
     try:
@@ -202,7 +197,7 @@ class AnalyzeView(APIView):
         text, query = read_explain(request)
         schema = read_schema(request)
         renderer = request.accepted_renderer
-        key = answers.digest(text, query, schema, renderer.format, request.accepted_media_type, limits())
+        key = answers.digest(text, query, schema, renderer.format, request.accepted_media_type, answers.limits())
         body = answers.answers.get(key)
         if body is None:
             analysis = analyze_or_error(text, query, schema)
