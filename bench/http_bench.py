@@ -9,7 +9,9 @@ the same machine:
   - the hello world,
   - the permalink page of a saved 20-row explain (bench/pastes.py),
   - its raw view,
-  - the analyze API (POST /api/v1/analyze, a 10-row explain),
+  - the analyze API (POST /api/v1/analyze, a 10-row explain), the same paste on every request
+    (after the first, answered from the API's recent answers) and a new one each time (the same
+    explain followed by a client status line whose time changes),
   - the save API (POST /api/v1/explains/, a 10-row explain),
 
 and prints each as requests per second (median of the rounds) and as a ratio to the hello world,
@@ -38,6 +40,17 @@ from bench.pastes import explain_table  # noqa: E402
 from tests.reliability.servers import Cluster, Site, free_port, postgres_bin  # noqa: E402
 
 TARGETS = {"permalink": 0.35, "raw view": 0.5, "analyze API": 0.25, "save API": 0.08}
+# Each request of a connection the same explain with another client status line after it
+# ("10 rows in set (0.01 sec)", then 0.02 s, …: 100,000 of them, read at the same cost).
+DISTINCT_SCRIPT = """
+{post}
+local count = 0
+request = function()
+  count = count % 100000 + 1
+  local status = string.format("10 rows in set (%d.%02d sec)\\n", math.floor(count / 100), count % 100)
+  return wrk.format(nil, nil, nil, wrk.body .. status)
+end
+"""
 POST_SCRIPT = """wrk.method = "POST"
 wrk.headers["Content-Type"] = "text/plain"
 wrk.body = io.open("{body}"):read("*a")
@@ -45,7 +58,7 @@ wrk.body = io.open("{body}"):read("*a")
 
 
 class Hello:
-    """bench/hello.py under the same gunicorn command as `make serve`."""
+    """bench/hello.py under the same gunicorn command as `make serve` (its access log included)."""
 
     def __init__(self, workers: int) -> None:
         self.port = free_port()
@@ -53,6 +66,7 @@ class Hello:
         command = [
             str(ROOT / ".venv/bin/gunicorn"), "bench.hello:application", "--worker-class", "config.serving.Worker",
             "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers), "--keep-alive", "5",
+            "--access-logfile", "-",
         ]  # fmt: skip
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         start_new_session=True)  # fmt: skip
@@ -93,10 +107,13 @@ def prepare(site_url: str, folder: Path) -> dict[str, tuple[str, Path | None]]:
     ten_rows.write_text(explain_table(10))
     script = folder / "post.lua"
     script.write_text(POST_SCRIPT.format(body=ten_rows))
+    distinct = folder / "post_distinct.lua"
+    distinct.write_text(DISTINCT_SCRIPT.format(post=POST_SCRIPT.format(body=ten_rows)))
     return {
         "permalink": (permalink["url"], None),
         "raw view": (permalink["raw_url"], None),
         "analyze API": (f"{site_url}/api/v1/analyze", script),
+        "analyze, new pastes": (f"{site_url}/api/v1/analyze", distinct),
         "save API": (f"{site_url}/api/v1/explains/", script),
     }
 
@@ -115,13 +132,13 @@ def measure(hello_url: str, targets: dict[str, tuple[str, Path | None]], args: a
 
 def report(rates: dict[str, list[float]]) -> None:
     hello = statistics.median(rates["hello world"])
-    print(f"{'endpoint':<14} {'req/s':>9} {'ratio':>7} {'target':>7}")
+    print(f"{'endpoint':<20} {'req/s':>9} {'ratio':>7} {'target':>7}")
     for name, values in rates.items():
         rate = statistics.median(values)
         target = TARGETS.get(name)
         verdict = "" if target is None else ("ok" if rate / hello >= target else "UNDER")
         shown = f">={target:.2f}" if target else ""
-        print(f"{name:<14} {rate:>9.0f} {rate / hello:>6.2f}x {shown:>7} {verdict}")
+        print(f"{name:<20} {rate:>9.0f} {rate / hello:>6.2f}x {shown:>7} {verdict}")
 
 
 def main() -> int:

@@ -174,6 +174,8 @@ EXPLAIN_DEADLINE_MS = env_int("EXPLAIN_DEADLINE_MS", DEFAULT_DEADLINE_MS)
 # paste and of the query (each up to EXPLAIN_MAX_BYTES), plus room for the other fields.
 # Table definitions sent for index advice (`schema`: SHOW CREATE TABLE output) are capped separately.
 SCHEMA_MAX_BYTES = env_int("SCHEMA_MAX_BYTES", 256 * 1024)
+# The analyze API's recent answers kept per worker process, in bytes (analyzer/web/answers.py; 0: none).
+ANALYZE_CACHE_BYTES = env_int("ANALYZE_CACHE_BYTES", 16 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 3 * SCHEMA_MAX_BYTES + 256 * 1024
 
 # Rates per client IP, in DRF's syntax (N/second|minute|hour|day): saving explains (API and home
@@ -201,7 +203,7 @@ def caches(url: str) -> dict:
         raise ValueError(f"CACHE_URL: unknown cache {scheme!r}; use locmem:// or redis://host:port/db")
     return {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}},
-        "throttle": {"BACKEND": "config.throttle_cache.UpsertDatabaseCache", "LOCATION": "pastebin_throttle_cache"},
+        "throttle": {"BACKEND": "config.throttle_cache.CountsDatabaseCache", "LOCATION": "pastebin_throttle_cache"},
     }
 
 

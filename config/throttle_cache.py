@@ -1,54 +1,85 @@
-"""The database cache that holds the rate-limit counts when there is no Redis (settings.caches()).
+"""Where the rate limits (pastebin/throttles.py) keep their state: the `throttle` cache.
 
-Django's DatabaseCache stores a value in five statements: it counts the table's rows (to cull it
-past MAX_ENTRIES), then, in a transaction, reads the key's row and updates or inserts it. A
-throttle stores its count on every request it lets through, so here a `set` is one statement, an
-upsert of the key's row, and only one `set` in CULL_EVERY (per process) goes Django's way, which
-counts and culls. The table may so hold up to CULL_EVERY - 1 entries more than MAX_ENTRIES per
-worker process between two culls; every read and the counts themselves are Django's.
+A limit of N requests per period is kept as one time per client address, the "theoretical
+arrival time" of the generic cell rate algorithm: each request let through moves it one step of
+period/N later (from now, if it lay in the past), and a request is refused while it lies more
+than the period less one step ahead. N requests may so come at once, then one per step; a
+refused client is told exactly when the next one fits, never later than one period.
+
+Checking and moving the time is one atomic operation: one statement in the database
+(`CountsDatabaseCache`, Django's database cache, whose table the pastebin migrations create:
+an upsert that writes only when the request fits, and returns the row only then), one script in
+Redis. Expired rows are deleted every CULL_EVERY requests per process. The times are stored as
+plain numbers, not pickled, so only these functions read them.
 """
 
 from __future__ import annotations
 
-import base64
 import itertools
-import pickle
-from contextlib import nullcontext
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, datetime, timedelta
 
-from django.conf import settings
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.db import DatabaseCache
-from django.db import DatabaseError, connections, router, transaction
+from django.core.cache.backends.redis import RedisCache
+from django.db import connections, router
 
-CULL_EVERY = 16
+CULL_EVERY = 64
+SECONDS = "CAST({} AS DOUBLE PRECISION)"
+REDIS_TAKE = """
+local due = tonumber(redis.call('GET', KEYS[1]) or '0')
+local now, step, ahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if due < now then due = now end
+if due - now > ahead then return tostring(due - ahead - now) end
+redis.call('SET', KEYS[1], tostring(due + step), 'EX', ARGV[4])
+return ''
+"""
 
 
-class UpsertDatabaseCache(DatabaseCache):
-    def __init__(self, table: str, params: dict[str, Any]) -> None:
+class CountsDatabaseCache(DatabaseCache):
+    """Django's database cache, plus `take`, one statement per request let through."""
+
+    def __init__(self, table: str, params: dict) -> None:
         super().__init__(table, params)
-        self._sets = itertools.count()
+        self._taken = itertools.count()
 
-    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> None:
-        if next(self._sets) % CULL_EVERY == 0:
-            return super().set(key, value, timeout, version)
-        key = self.make_and_validate_key(key, version=version)
-        expires_at = self.get_backend_timeout(timeout)
+    def take(self, key: str, now: float, step: float, ahead: float, seconds: int) -> float | None:
+        """Let one request through under `key` (None), or the seconds it must wait: see `take`."""
         connection = connections[router.db_for_write(self.cache_model_class)]
-        expires = datetime.max if expires_at is None else datetime.fromtimestamp(expires_at, tz=UTC if settings.USE_TZ else None)
-        expires = connection.ops.adapt_datetimefield_value(expires.replace(microsecond=0))
-        encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
-        name = connection.ops.quote_name
-        sql = (
-            f"INSERT INTO {name(self._table)} ({name('cache_key')}, {name('value')}, {name('expires')}) "
-            f"VALUES (%s, %s, %s) ON CONFLICT ({name('cache_key')}) "
-            f"DO UPDATE SET {name('value')} = EXCLUDED.{name('value')}, {name('expires')} = EXCLUDED.{name('expires')}"
-        )
-        try:  # in a transaction, a failure must not end it: as in Django's, a store may fail silently
-            guard = transaction.atomic(using=connection.alias) if connection.in_atomic_block else nullcontext()
-            with guard, connection.cursor() as cursor:
-                cursor.execute(sql, [key, encoded, expires])
-        except DatabaseError:
-            return None
-        return None
+        key = self.make_and_validate_key(key)
+        table = connection.ops.quote_name(self._table)
+        due = SECONDS.format(f"{table}.value")
+        moment = datetime.fromtimestamp(now, UTC)
+        expires = connection.ops.adapt_datetimefield_value((moment + timedelta(seconds=seconds)).replace(microsecond=0))
+        with connection.cursor() as cursor:
+            if next(self._taken) % CULL_EVERY == 0:
+                cursor.execute(f"DELETE FROM {table} WHERE expires < %s", [connection.ops.adapt_datetimefield_value(moment)])
+            cursor.execute(
+                f"INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s) ON CONFLICT (cache_key) "
+                f"DO UPDATE SET value = CAST(CASE WHEN {due} > %s THEN {due} ELSE %s END + %s AS TEXT), "
+                f"expires = EXCLUDED.expires WHERE {due} - %s <= %s RETURNING 1",
+                [key, repr(now + step), expires, now, now, step, now, ahead],
+            )
+            if cursor.fetchone() is not None:
+                return None
+            cursor.execute(f"SELECT value FROM {table} WHERE cache_key = %s", [key])
+            row = cursor.fetchone()
+        return float(row[0]) - ahead - now if row else None
+
+
+def take(cache: BaseCache, key: str, limit: int, period: int, now: float) -> float | None:
+    """One request under `key` at `now` (seconds since the epoch), limited to `limit` (at least
+    1) per `period` seconds: None when it may go (and it is counted), else the seconds until one
+    fits (and nothing changes)."""
+    step = period / limit
+    ahead = period - step
+    if isinstance(cache, CountsDatabaseCache):
+        return cache.take(key, now, step, ahead, 2 * period)
+    if isinstance(cache, RedisCache):
+        client = cache._cache.get_client(key, write=True)
+        wait = client.eval(REDIS_TAKE, 1, cache.make_and_validate_key(key), now, step, ahead, 2 * period)
+        return float(wait) if wait else None
+    due = max(float(cache.get(key) or 0), now)  # any other cache (one process's memory): not atomic
+    if due - now > ahead:
+        return due - ahead - now
+    cache.set(key, due + step, 2 * period)
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from django.db import transaction
 from django.http import HttpResponse
 from django.utils.dateparse import parse_datetime
@@ -189,8 +191,9 @@ def _request_fields(request: Request, text: str, query: str | None, source) -> d
 
 
 def _save(request: Request, text: str, query: str | None, values: dict, attempt: idempotency.Attempt | None) -> dict:
-    """Save the explain and, with a key, the record of its answer, in one transaction."""
-    with transaction.atomic():
+    """Save the explain and, with a key, the record of its answer, in one transaction (without
+    one, the explain's insert is a single statement)."""
+    with transaction.atomic() if attempt else nullcontext():
         try:
             saved = save_explain(
                 text,

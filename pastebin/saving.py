@@ -8,14 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import orjson
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 
 import analyzer
-from config import prepared
+from analyzer.web import answers
+from analyzer.web.renderers import JSONRenderer
 from pastebin import clock, expiry, permalink
 from pastebin.anonymize import AnonymizeError, anonymize
-from pastebin.models import DeletedSlug, Explain, Visibility
+from pastebin.models import DeletedSlug, Explain, Visibility, search_text
 from pastebin.slugs import new_slug
 from pastebin.tokens import hash_token, new_token
 
@@ -84,6 +86,18 @@ def run_analysis(text: str, query: str | None, schema: str | None = None) -> ana
         raise SaveError(exc.message, too_large=exc.too_large, too_complex=exc.too_complex) from exc
 
 
+def analysis_data(text: str, query: str | None, schema: str | None = None) -> dict:
+    """`run_analysis(…).to_dict()`, read back from the analyze API's recent answers when this
+    process analyzed the same input lately (a fresh copy each time), else kept there."""
+    key = answers.json_key(text, query, schema)
+    kept = answers.answers.get(key)
+    if kept is not None:
+        return orjson.loads(kept)
+    data = run_analysis(text, query, schema).to_dict()
+    answers.answers.put(key, JSONRenderer().render(data))
+    return data
+
+
 def save_explain(
     text: str,
     *,
@@ -105,15 +119,15 @@ def save_explain(
     check_storable(title)
     query = query if query and query.strip() else None
     schema = schema if schema and schema.strip() and not anonymize_names else None
-    analysis = run_analysis(text, query, schema)
+    analysis = analysis_data(text, query, schema)
     if anonymize_names:
         try:
-            renamed = anonymize(text, analysis.to_dict(), query)
+            renamed = anonymize(text, analysis, query)
         except AnonymizeError as exc:
             raise SaveError(f"This paste could not be anonymized: {exc}") from exc
         text, query = renamed.explain, renamed.query
         try:
-            analysis = run_analysis(text, query)
+            analysis = analysis_data(text, query)
         except SaveError as exc:
             raise SaveError(f"This paste could not be anonymized ({exc.message}).") from exc
     token = new_token()
@@ -123,7 +137,7 @@ def save_explain(
         raw_explain=text,
         query=query or "",
         schema=schema or "",
-        analysis=analysis.to_dict(),
+        analysis=analysis,
         parser_version=analyzer.PARSER_VERSION,
         created_at=created,
         expires_at=expiry.expires_at(expires, created),
@@ -137,19 +151,33 @@ def save_explain(
 
 
 def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str]) -> None:
-    """Insert under a random slug, drawing again on the (astronomically rare) collision."""
+    """Insert under a random slug, drawing again on the (astronomically rare) collision with a
+    stored explain or a deleted one's tombstone (whose permalink stays gone)."""
+    explain.search_text = search_text(explain.title, explain.query, explain.analysis)
     for _ in range(SLUG_ATTEMPTS):
         explain.slug = make_slug()
-        if prepared.rows("SELECT 1 FROM pastebin_deletedslug WHERE slug = %s", [explain.slug]):
-            continue  # the slug of a deleted explain, whose permalink stays gone
-        try:
-            with transaction.atomic():
-                explain.save(force_insert=True)
+        if _insert_unless_taken(explain):
+            explain._state.adding, explain._state.db = False, connection.alias
             return
-        except IntegrityError:
-            if not Explain.objects.filter(slug=explain.slug).exists():
-                raise
     raise RuntimeError(f"No free slug after {SLUG_ATTEMPTS} attempts.")
+
+
+def _insert_unless_taken(explain: Explain) -> bool:
+    """Insert `explain` in one statement, unless its slug is taken or has a tombstone; whether it
+    was. (The ORM would take four round trips: the tombstone check, and a savepoint around the
+    insert to catch a taken slug.)"""
+    fields = Explain._meta.concrete_fields
+    name = connection.ops.quote_name
+    values = [field.get_db_prep_save(field.pre_save(explain, True), connection) for field in fields]
+    statement = (
+        f"INSERT INTO {name(Explain._meta.db_table)} ({', '.join(name(field.column) for field in fields)}) "
+        f"SELECT {', '.join(['%s'] * len(fields))} "
+        f"WHERE NOT EXISTS (SELECT 1 FROM {name(DeletedSlug._meta.db_table)} WHERE slug = %s) "
+        "ON CONFLICT (slug) DO NOTHING RETURNING slug"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*values, explain.slug])
+        return cursor.fetchone() is not None
 
 
 def delete_explain(explain: Explain, reason: str = "deleted") -> None:

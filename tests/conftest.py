@@ -73,7 +73,11 @@ def _plain_static_storage(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Every test starts with an empty default cache (cached permalink sections, among others)."""
+    """Every test starts with an empty default cache (cached permalink sections, among others) and
+    no kept answers of the analyze API."""
     from django.core.cache import cache
 
+    from analyzer.web.answers import answers
+
     cache.clear()
+    answers.clear()

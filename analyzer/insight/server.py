@@ -61,21 +61,22 @@ _MARIADB_JSON_KEYS = {"r_total_time_ms", "block-nl-join", "rowid_filter", "r_loo
 def detect(text: str, plan: Plan) -> Server:
     """The server that printed `text`, read as `plan`: see the module's docstring."""
     head = text[:_HEAD]
-    found = _version(head)
+    lowered = head.lower()  # the patterns are only tried on pastes holding their words
+    found = _version(head, lowered)
     if found is not None:
         return found
     flavour = _from_plan(plan)
-    if flavour is None and _MARIADB_PROMPT.search(head):
+    if flavour is None and "mariadb" in lowered and _MARIADB_PROMPT.search(head):
         flavour = "mariadb"
     return Server(flavour=flavour, version=None)
 
 
-def _version(text: str) -> Server | None:
-    mariadb = _MARIADB_VERSION.search(text)
+def _version(text: str, lowered: str) -> Server | None:
+    mariadb = _MARIADB_VERSION.search(text) if "-mariadb" in lowered else None
     if mariadb is not None:
         return Server(flavour="mariadb", version=f"{int(mariadb[1])}.{int(mariadb[2])}")
-    for pattern in _MYSQL_VERSION:
-        mysql = pattern.search(text)
+    for word, pattern in zip(("server version", "ver"), _MYSQL_VERSION, strict=True):
+        mysql = pattern.search(text) if word in lowered else None
         # MariaDB servers before 10.0 printed 5.x versions too, always with "-MariaDB" (read above).
         if mysql is not None and 5 <= int(mysql[1]) < 10:
             return Server(flavour="mysql", version=f"{int(mysql[1])}.{int(mysql[2])}")

@@ -6,15 +6,15 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, parsers, renderers, serializers, status
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from analyzer import ParseError, analyze
 from analyzer.render.text import format_report
+from analyzer.web import answers
 from analyzer.web.renderers import JSONRenderer
 from analyzer.web.schema import AnalysisOutput
 
@@ -193,9 +193,16 @@ class AnalyzeView(APIView):
             )
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> HttpResponse:
         text, query = read_explain(request)
-        analysis = analyze_or_error(text, query, read_schema(request))
-        if isinstance(request.accepted_renderer, PlainTextRenderer):
-            return Response(format_report(analysis))
-        return Response(analysis.to_dict())
+        schema = read_schema(request)
+        renderer = request.accepted_renderer
+        key = answers.digest(text, query, schema, renderer.format, request.accepted_media_type, answers.limits())
+        body = answers.answers.get(key)
+        if body is None:
+            analysis = analyze_or_error(text, query, schema)
+            data = format_report(analysis) if isinstance(renderer, PlainTextRenderer) else analysis.to_dict()
+            body = renderer.render(data, request.accepted_media_type, self.get_renderer_context())
+            answers.answers.put(key, body)
+        charset = f"; charset={renderer.charset}" if renderer.charset else ""
+        return HttpResponse(body, content_type=f"{renderer.media_type}{charset}")

@@ -59,26 +59,36 @@ def test_counts_live_in_the_shared_database_cache(settings, client, paste):
         assert cursor.fetchone()[0] >= 1
 
 
-def test_the_counts_cache_stores_in_one_statement_and_culls_now_and_then(settings):
-    from django.core.cache import caches
+def test_a_request_is_counted_in_one_statement_however_high_the_limit(settings, client, paste):
+    """The state of a limit is one time per address, not a list of every request's time."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from config.throttle_cache import CULL_EVERY
+    settings.API_CREATE_RATE = "1000000/hour"
+    for _ in range(3):
+        post(client, paste)
+    with CaptureQueriesContext(connection) as queries:
+        assert post(client, paste).status_code == 201
+    counting = [q["sql"] for q in queries.captured_queries if "throttle_cache" in q["sql"] and "DELETE" not in q["sql"]]
+    assert len(counting) == 1 and "ON CONFLICT" in counting[0]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT value FROM pastebin_throttle_cache WHERE cache_key LIKE %s", ["%explain_create%"])
+        assert len(cursor.fetchall()) == 1
 
-    cache = caches["throttle"]
-    counted = 0
-    for number in range(2 * CULL_EVERY):
-        with CaptureQueriesContext(connection) as queries:
-            cache.set("counts", [number, 1.5], 60)
-        sql = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]  # a test runs in a transaction
-        if any("COUNT(*)" in statement for statement in sql):
-            counted += 1  # Django's own set, which counts the rows to cull the table
-        else:
-            assert len(sql) == 1 and "ON CONFLICT" in sql[0]
-        assert cache.get("counts") == [number, 1.5]
-    assert counted == 2
-    cache.set("gone", [1], -1)
-    assert cache.get("gone", "expired") == "expired"
-    cache.set("kept", [2], None)
-    assert cache.get("kept") == [2]
+
+def test_after_a_burst_one_request_per_step(settings, client, paste, monkeypatch):
+    """4 a minute: 4 at once, then one every 15 s, and Retry-After says when."""
+    import time
+
+    settings.API_CREATE_RATE = "4/minute"
+    clock = {"now": 1_800_000_000.0}
+    monkeypatch.setattr(time, "time", lambda: clock["now"])
+    assert [post(client, paste).status_code for _ in range(5)] == [201, 201, 201, 201, 429]
+    clock["now"] += 5
+    refused = post(client, paste)
+    assert refused.status_code == 429 and refused["Retry-After"] == "10"
+    clock["now"] += 10
+    assert [post(client, paste).status_code for _ in range(2)] == [201, 429]
+    clock["now"] += 60
+    assert [post(client, paste).status_code for _ in range(5)] == [201, 201, 201, 201, 429]
+    assert Explain.objects.count() == 9

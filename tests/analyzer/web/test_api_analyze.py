@@ -7,6 +7,8 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bench.pastes import explain_table
+
 CLEAN = """\
 +------+-------------+-----------+-------+---------------+---------+---------+-------+------+-------+
 | id   | select_type | table     | type  | possible_keys | key     | key_len | ref   | rows | Extra |
@@ -265,3 +267,36 @@ def test_schema_must_be_text_and_under_its_limit(client, settings):
     settings.SCHEMA_MAX_BYTES = 100
     big = client.post("/api/v1/analyze/", {"explain": SCAN, "schema": "x" * 101}, content_type="application/json")
     assert big.status_code == 413 and "schema" in big.json()["error"]
+
+
+def test_the_same_request_gets_the_same_bytes_without_analyzing_again(client, monkeypatch):
+    import analyzer.web.api as api
+
+    calls = []
+    real = api.analyze
+    monkeypatch.setattr(api, "analyze", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
+    first = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain")
+    again = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain")
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content and first["Content-Type"] == again["Content-Type"] == "application/json"
+    assert len(calls) == 1
+    text = client.post("/api/v1/analyze/", CLEAN, content_type="text/plain", HTTP_ACCEPT="text/plain")
+    assert text["Content-Type"] == "text/plain; charset=utf-8" and not text.content.startswith(b"{")
+    with_query = client.post("/api/v1/analyze/?query=SELECT+1", CLEAN, content_type="text/plain")
+    assert with_query.json()["query"] == "SELECT 1"
+    assert len(calls) == 3
+
+
+def test_refusals_are_not_kept_and_the_budget_holds(client, settings):
+    from analyzer.web.answers import answers
+
+    settings.ANALYZE_CACHE_BYTES = 40_000 * 16
+    assert client.post("/api/v1/analyze/", "nothing here", content_type="text/plain").status_code == 400
+    assert answers._size == 0
+    for rows in range(1, 40):
+        client.post("/api/v1/analyze/", explain_table(rows), content_type="text/plain")
+    assert 0 < answers._size <= settings.ANALYZE_CACHE_BYTES
+    settings.ANALYZE_CACHE_BYTES = 0
+    answers.clear()
+    assert client.post("/api/v1/analyze/", CLEAN, content_type="text/plain").status_code == 200
+    assert answers._size == 0

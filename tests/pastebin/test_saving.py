@@ -1,0 +1,56 @@
+"""Saving reads an analysis of the same input back from the recent answers instead of running it again."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastebin import saving
+from pastebin.models import Explain
+from tests.pastebin.factories import explain_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def analyses(monkeypatch):
+    """The inputs analyzed, in order."""
+    seen = []
+    real = saving.run_analysis
+
+    def counting(text, query, schema=None):
+        seen.append((text, query, schema))
+        return real(text, query, schema)
+
+    monkeypatch.setattr(saving, "run_analysis", counting)
+    return seen
+
+
+def test_the_same_paste_saved_twice_is_analyzed_once_and_stored_alike(analyses):
+    first = saving.save_explain(explain_table(), query="SELECT 1").explain
+    second = saving.save_explain(explain_table(), query="SELECT 1").explain
+    assert len(analyses) == 1
+    assert first.slug != second.slug
+    stored = Explain.objects.filter(slug__in=[first.slug, second.slug]).values_list("analysis", flat=True)
+    assert stored[0] == stored[1] == first.analysis
+    second.analysis["rows"].clear()  # each save gets its own copy
+    assert saving.save_explain(explain_table(), query="SELECT 1").explain.analysis["rows"]
+
+
+def test_another_query_or_schema_is_another_analysis(analyses):
+    saving.save_explain(explain_table(), query="SELECT 1")
+    saving.save_explain(explain_table(), query="SELECT 2")
+    saving.save_explain(explain_table(), query="SELECT 2", schema="CREATE TABLE t1 (a int)")
+    assert len(analyses) == 3
+
+
+def test_a_save_after_the_analyze_api_reuses_its_answer(client, analyses, monkeypatch):
+    import analyzer.web.api as api
+
+    api_runs = []
+    real = api.analyze
+    monkeypatch.setattr(api, "analyze", lambda *a, **k: api_runs.append(1) or real(*a, **k))
+    answer = client.post("/api/v1/analyze/", explain_table(), content_type="text/plain")
+    assert answer.status_code == 200
+    explain = saving.save_explain(explain_table()).explain
+    assert len(api_runs) == 1 and analyses == []
+    assert explain.analysis == answer.json()
