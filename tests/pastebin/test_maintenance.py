@@ -245,3 +245,15 @@ def test_the_migration_of_the_links_to_explains_is_reversible(db):
     with connection.cursor() as cursor:
         cursor.execute(query, ["pastebin_explain"])
         assert sorted(cursor.fetchone()[0]) == ["c", "c", "n", "n"]
+
+
+@pytest.mark.postgres
+def test_analyses_are_compressed_with_lz4_where_the_server_has_it(db):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'")
+        if not cursor.fetchone()[0]:
+            pytest.skip("this PostgreSQL was built without lz4")
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute WHERE attrelid = 'pastebin_explain'::regclass AND attname = 'analysis'"
+        )
+        assert cursor.fetchone()[0] == "l"
