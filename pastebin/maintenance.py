@@ -195,10 +195,13 @@ def _fresh_reading(raw_explain: str, query: str, schema: str) -> Reading:
 
 def _encode(analysis: dict) -> str:
     """The analysis as JSON, as the database is sent it: by orjson for PostgreSQL, whose jsonb
-    keeps values and not their spelling, else as Django writes a JSONField (so that an unchanged
-    analysis is the same text)."""
+    keeps values and not their spelling, else (and for what orjson refuses) as Django writes a
+    JSONField, so that an unchanged analysis is the same text."""
     if connection.vendor == "postgresql":
-        return orjson.dumps(analysis).decode()
+        try:
+            return orjson.dumps(analysis).decode()
+        except orjson.JSONEncodeError:  # integers beyond 64 bits, keys that are not strings
+            pass
     return json.dumps(analysis)
 
 

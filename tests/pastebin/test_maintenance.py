@@ -5,6 +5,7 @@ the stored search vector, drop the duplicate indexes and bound the search index'
 from __future__ import annotations
 
 import importlib
+import json
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
@@ -157,6 +158,11 @@ def test_reanalyze_analyzes_a_repeated_paste_once_and_stores_what_analyzing_each
         maintenance.reanalyze([slug], maintenance.Readings(size=0))
     assert stored_analyses() == memoized == fresh
     assert {memoized[slug][1].split("\n")[0] for slug in slugs[:3]} == {"title 0", "title 1", "title 2"}
+
+
+def test_an_analysis_is_sent_as_the_json_of_its_values_whatever_orjson_refuses(db):
+    for analysis in ({"rows": [{"rows": 12, "cost": 0.00001}]}, {"rows": 2**70}, {1: "a key that is not a string"}):
+        assert json.loads(maintenance._encode(analysis)) == json.loads(json.dumps(analysis))
 
 
 def test_reanalyze_reports_each_explain_of_a_repeated_paste_that_no_longer_reads(create):
