@@ -41,17 +41,23 @@ def slug_batches(explains: QuerySet[Explain], size: int) -> Iterator[list[str]]:
         last = batch[-1]
 
 
-# One statement per batch: its explains are picked from the expiry index, tombstones left, and
-# they go. The foreign keys to explains delete or unlink what points at them (migration 0011).
+# One statement per batch: its explains are picked from the expiry index and deleted by their row
+# addresses (no second search by key), and tombstones are left for those deleted. A row changed
+# meanwhile has moved and is left for the next batch, so an expiry extended at the same moment
+# holds. The foreign keys to explains delete or unlink what points at them (migration 0011).
 PURGE_BATCH = """
 WITH batch AS MATERIALIZED (
-    SELECT slug FROM pastebin_explain WHERE expires_at <= %(now)s ORDER BY expires_at LIMIT %(size)s
+    SELECT ctid FROM pastebin_explain WHERE expires_at <= %(now)s ORDER BY expires_at LIMIT %(size)s
+),
+gone AS (
+    DELETE FROM pastebin_explain WHERE ctid = ANY(ARRAY(SELECT ctid FROM batch)) AND expires_at <= %(now)s
+    RETURNING slug
 ),
 tombstones AS (
-    INSERT INTO pastebin_deletedslug (slug, deleted_at, reason) SELECT slug, %(now)s, %(reason)s FROM batch
+    INSERT INTO pastebin_deletedslug (slug, deleted_at, reason) SELECT slug, %(now)s, %(reason)s FROM gone
     ON CONFLICT (slug) DO NOTHING
 )
-DELETE FROM pastebin_explain WHERE slug IN (SELECT slug FROM batch)"""
+SELECT count(*) FROM gone"""
 
 
 def purge_expired(now: datetime, size: int) -> int:
@@ -64,7 +70,7 @@ def purge_expired(now: datetime, size: int) -> int:
     if connection.vendor == "postgresql":
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(PURGE_BATCH, {"now": now, "size": size, "reason": "expired"})
-            return cursor.rowcount
+            return cursor.fetchone()[0]
     slugs = list(Explain.objects.expired(now).order_by("expires_at").values_list("slug", flat=True)[:size])
     with transaction.atomic():
         DeletedSlug.objects.bulk_create(
