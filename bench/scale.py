@@ -32,7 +32,7 @@ Does every page stay as fast with a million stored explains as with a thousand?
 
 It prints one table: each figure at 1,000 and at N, and their ratio. With `--maintenance-only` it
 fills to N alone and prints the purge and reanalysis rates at N, without timing any endpoint. Generating 1,000,000 rows
-takes about two minutes and 4 GB of disk; re-analyzing them all, about half an hour on 2 cores.
+takes about two minutes and 4 GB of disk; re-analyzing them all, a few minutes on 2 cores.
 """
 
 from __future__ import annotations
