@@ -30,8 +30,9 @@ Does every page stay as fast with a million stored explains as with a thousand?
    <cores>` (rows per second, and the same with the analyzer's own CPU time, as the command
    reports it, taken out); not with `--jobs 0`, which times the pages and endpoints only.
 
-It prints one table: each figure at 1,000 and at N, and their ratio. Generating 1,000,000 rows
-takes about two minutes and 4 GB of disk; re-analyzing them all, about half an hour on 2 cores.
+It prints one table: each figure at 1,000 and at N, and their ratio. With `--maintenance-only` it
+fills to N alone and prints the purge and reanalysis rates at N, without timing any endpoint. Generating 1,000,000 rows
+takes about two minutes and 4 GB of disk; re-analyzing them all, a few minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -173,11 +174,11 @@ def prepare() -> int:
 SEEDS_TABLE = """
 CREATE TABLE bench_seeds (
     n int PRIMARY KEY, slug text NOT NULL, tables text NOT NULL, raw_explain text NOT NULL, query text NOT NULL,
-    analysis jsonb NOT NULL, parser_version text NOT NULL, delete_token_hash text NOT NULL
+    schema text NOT NULL, analysis jsonb NOT NULL, parser_version text NOT NULL, delete_token_hash text NOT NULL
 )"""
 SEED_COPIES = """
 INSERT INTO bench_seeds
-SELECT seed.n, e.slug, seed.tables, e.raw_explain, e.query, e.analysis || '{"bench_stale": true}', e.parser_version,
+SELECT seed.n, e.slug, seed.tables, e.raw_explain, e.query, e.schema, e.analysis || '{"bench_stale": true}', e.parser_version,
        e.delete_token_hash
 FROM unnest(%s::int[], %s::text[], %s::text[]) AS seed(n, slug, tables) JOIN pastebin_explain AS e USING (slug)"""
 
@@ -214,9 +215,9 @@ titled AS (
                                          FROM generate_series(1, 2 + g %% 3)), ' ')) AS title
   FROM rows, words
 )
-INSERT INTO pastebin_explain (slug, title, raw_explain, query, schema, analysis, parser_version, search_text,
-                              created_at, expires_at, visibility, improves_on_id, delete_token_hash, anonymized, hidden)
-SELECT bench_slug(t.g), t.title, seed.raw_explain, seed.query, '', seed.analysis, seed.parser_version,
+INSERT INTO pastebin_explain (slug, title, raw_explain, query, schema, analysis, parser_version, search_text, created_at,
+                              expires_at, visibility, improves_on_id, delete_token_hash, anonymized, hidden)
+SELECT bench_slug(t.g), t.title, seed.raw_explain, seed.query, seed.schema, seed.analysis, seed.parser_version,
        concat_ws(E'\\n', nullif(t.title, ''), nullif(seed.query, ''), nullif(seed.tables, '')),
        t.created_at, t.expires_at, t.visibility, CASE WHEN t.g %% 50 = 0 AND t.g > %(first)s THEN bench_slug(t.g - 1) END,
        seed.delete_token_hash, false, t.g %% 1000 = 7
@@ -455,6 +456,16 @@ def measure(rows: int, seeds: int, repeat: int, jobs: int) -> list[tuple[dict[st
     return results
 
 
+def measure_maintenance(rows: int, seeds: int, jobs: int) -> None:
+    """Fill to `rows` explains and print the rates of purge and reanalysis alone."""
+    print(f"Filling to {rows:,} explains", flush=True)
+    fill(rows, rows, seeds)
+    print(f"Purging and re-analyzing (load averages {load()})", flush=True)
+    for label, rate in maintenance(jobs).items():
+        print(f"{label:<40} {rate:>10,.1f} rows/s")
+    print(f"  done (load averages {load()})", flush=True)
+
+
 SMALL_DATABASE = "bench_small"
 
 
@@ -499,11 +510,17 @@ def main() -> None:
     parser.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="reanalyze processes (default: cores; 0: no maintenance)"
     )
+    parser.add_argument(
+        "--maintenance-only", action="store_true", help="fill to --rows, then time purge and reanalysis alone"
+    )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         url = args.database_url or stack.enter_context(throwaway_database())
         configure_django(url)
         seeds = prepare()
+        if args.maintenance_only:
+            measure_maintenance(args.rows, seeds, args.jobs)
+            return
         stack.callback(drop_copy)
         small, large = measure(args.rows, seeds, args.repeat, args.jobs)
     print_table(small, large, args.rows)

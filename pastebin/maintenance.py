@@ -8,17 +8,28 @@ writes only the explains, and the columns, that changed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+import orjson
 from django.db import connection, transaction
 from django.db.models import QuerySet
 
 import analyzer
-from pastebin.models import AbuseReport, DeletedSlug, Explain, IdempotencyRecord, MisreadReport, search_text
+from pastebin.models import (
+    AbuseReport,
+    DeletedSlug,
+    Explain,
+    IdempotencyRecord,
+    MisreadReport,
+    joined_search_text,
+    table_names,
+)
 from pastebin.saving import SaveError, run_analysis
 
 
@@ -30,25 +41,23 @@ def slug_batches(explains: QuerySet[Explain], size: int) -> Iterator[list[str]]:
         last = batch[-1]
 
 
-# One statement per batch: its explains are picked from the expiry index, tombstones left, what
-# points at them deleted or unlinked, then they go. Explains of the batch that improve on others
-# of it are not unlinked first (a statement must not change a row twice): they go anyway.
+# One statement per batch: its explains are picked from the expiry index and deleted by their row
+# addresses (no second search by key), and tombstones are left for those deleted. A row changed
+# meanwhile has moved and is left for the next batch, so an expiry extended at the same moment
+# holds. The foreign keys to explains delete or unlink what points at them (migration 0011).
 PURGE_BATCH = """
 WITH batch AS MATERIALIZED (
-    SELECT slug FROM pastebin_explain WHERE expires_at <= %(now)s ORDER BY expires_at LIMIT %(size)s
+    SELECT ctid FROM pastebin_explain WHERE expires_at <= %(now)s ORDER BY expires_at LIMIT %(size)s
+),
+gone AS (
+    DELETE FROM pastebin_explain WHERE ctid = ANY(ARRAY(SELECT ctid FROM batch)) AND expires_at <= %(now)s
+    RETURNING slug
 ),
 tombstones AS (
-    INSERT INTO pastebin_deletedslug (slug, deleted_at, reason) SELECT slug, %(now)s, %(reason)s FROM batch
+    INSERT INTO pastebin_deletedslug (slug, deleted_at, reason) SELECT slug, %(now)s, %(reason)s FROM gone
     ON CONFLICT (slug) DO NOTHING
-),
-reports AS (DELETE FROM pastebin_abusereport WHERE explain_id IN (SELECT slug FROM batch)),
-records AS (DELETE FROM pastebin_idempotencyrecord WHERE explain_id IN (SELECT slug FROM batch)),
-misread AS (UPDATE pastebin_misreadreport SET explain_id = NULL WHERE explain_id IN (SELECT slug FROM batch)),
-links AS (
-    UPDATE pastebin_explain SET improves_on_id = NULL
-    WHERE improves_on_id IN (SELECT slug FROM batch) AND slug NOT IN (SELECT slug FROM batch)
 )
-DELETE FROM pastebin_explain WHERE slug IN (SELECT slug FROM batch)"""
+SELECT count(*) FROM gone"""
 
 
 def purge_expired(now: datetime, size: int) -> int:
@@ -56,11 +65,12 @@ def purge_expired(now: datetime, size: int) -> int:
     transaction, leaving tombstones; how many were deleted. What points at them goes with them:
     abuse reports and idempotency records are deleted, misread reports (which keep their own copy
     of the paste) and improvements lose the link. Nothing is loaded: on PostgreSQL it is one
-    statement, elsewhere one per table."""
+    statement, whose foreign keys act on what points at the explains; elsewhere one statement
+    per table."""
     if connection.vendor == "postgresql":
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(PURGE_BATCH, {"now": now, "size": size, "reason": "expired"})
-            return cursor.rowcount
+            return cursor.fetchone()[0]
     slugs = list(Explain.objects.expired(now).order_by("expires_at").values_list("slug", flat=True)[:size])
     with transaction.atomic():
         DeletedSlug.objects.bulk_create(
@@ -106,80 +116,126 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Fresh:
-    """An explain's fresh analysis, and its search text when that changed (else None)."""
+    """An explain's fresh analysis (encoded as JSON), and its search text when that changed (else None)."""
 
     slug: str
-    analysis: dict
+    analysis: str
     search_text: str | None
 
 
-def reanalyze(slugs: list[str]) -> Outcome:
-    """Analyze these explains again and store, for each, only what changed.
+@dataclass(frozen=True)
+class Reading:
+    """What the analyzer made of one paste: the analysis encoded as JSON and its table names (for
+    the search text), or why it no longer reads; and the CPU time it took."""
+
+    analysis: str = ""
+    tables: str = ""
+    failure: str | None = None
+    seconds: float = 0.0
+
+
+class Readings:
+    """The readings of the last pastes analyzed, by a digest of what the analysis is a function
+    of (the paste, its query and table definitions, the analyzer's version): stored explains
+    repeat, the same paste saved again or copied, and are then analyzed once."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.kept: OrderedDict[bytes, Reading] = OrderedDict()
+
+    def read(self, raw_explain: str, query: str, schema: str) -> Reading:
+        """This paste's reading: the one kept (having cost no analysis time now), or a fresh one, then kept."""
+        inputs = "\0".join((analyzer.PARSER_VERSION, raw_explain, query, schema))
+        key = hashlib.blake2b(inputs.encode(), digest_size=16).digest()
+        if (kept := self.kept.get(key)) is not None:
+            self.kept.move_to_end(key)
+            return replace(kept, seconds=0.0)
+        self.kept[key] = reading = _fresh_reading(raw_explain, query, schema)
+        if len(self.kept) > self.size:
+            self.kept.popitem(last=False)
+        return reading
+
+
+def reanalyze(slugs: list[str], readings: Readings | None = None) -> Outcome:
+    """Analyze these explains again and store, for each, only what changed; a paste found in
+    `readings` is not analyzed again.
 
     The stored analyses are never read here: the database compares each with the fresh one
     (reading it back and decoding it would cost more than the comparison), so an explain whose
     analysis, parser version and search text are all unchanged is not written at all, and one
     whose analysis is unchanged keeps its stored value."""
+    readings = readings or Readings()
     outcome = Outcome()
     groups: dict[tuple[str, ...], list[Fresh]] = defaultdict(list)
     rows = Explain.objects.filter(slug__in=slugs).values_list(
         "slug", "raw_explain", "query", "schema", "title", "parser_version", "search_text"
     )
     for slug, raw_explain, query, schema, title, parser_version, old_search_text in rows:
-        analysis = _analysis(slug, raw_explain, query, schema, outcome)
-        if analysis is None:
+        reading = readings.read(raw_explain, query, schema)
+        outcome.analysis_seconds += reading.seconds
+        if reading.failure is not None:
+            outcome.failures.append(f"{slug}: kept the old analysis: {reading.failure}")
             continue
-        text = search_text(title, query, analysis)
+        outcome.analyzed += 1
+        text = joined_search_text(title, query, reading.tables)
         changed = (("parser_version",) if parser_version != analyzer.PARSER_VERSION else ()) + (
             ("search_text",) if text != old_search_text else ()
         )
-        groups[changed].append(Fresh(slug, analysis, text if text != old_search_text else None))
+        groups[changed].append(Fresh(slug, reading.analysis, text if text != old_search_text else None))
     with transaction.atomic():
         for changed, explains in groups.items():
             outcome.changed += _update(changed, explains)
     return outcome
 
 
+def _fresh_reading(raw_explain: str, query: str, schema: str) -> Reading:
+    """Analyze the paste (as stored, with its table definitions), counting the analyzer's CPU time."""
+    started = time.process_time()
+    try:
+        analysis = run_analysis(raw_explain, query or None, schema or None).to_dict()
+    except SaveError as exc:
+        return Reading(failure=exc.message, seconds=time.process_time() - started)
+    seconds = time.process_time() - started
+    return Reading(_encode(analysis), table_names(analysis), seconds=seconds)
+
+
+def _encode(analysis: dict) -> str:
+    """The analysis as JSON, as the database is sent it: by orjson for PostgreSQL, whose jsonb
+    keeps values and not their spelling, else (and for what orjson refuses) as Django writes a
+    JSONField, so that an unchanged analysis is the same text."""
+    if connection.vendor == "postgresql":
+        try:
+            return orjson.dumps(analysis).decode()
+        except orjson.JSONEncodeError:  # integers beyond 64 bits, keys that are not strings
+            pass
+    return json.dumps(analysis)
+
+
 def _update(changed: tuple[str, ...], explains: list[Fresh]) -> int:
     """Store the fresh analyses of `explains` and the `changed` fields (the parser version, the
-    search text), one single-row UPDATE per explain sent at once (`executemany`; PostgreSQL gets
-    them in a pipeline), each finding its row by primary key; how many rows were written. An
-    analysis equal to the stored one is kept as stored, and when nothing else changed the row is
-    left alone."""
-    column = Explain._meta.get_field("analysis")
+    search text); how many rows were written. An analysis equal to the stored one is kept as
+    stored, and when nothing else changed the row is left alone. On PostgreSQL it is one
+    statement, its rows in a VALUES list; elsewhere one single-row UPDATE per explain, sent at once."""
     stored = "pastebin_explain.analysis"
     assignments = [f"analysis = CASE WHEN {stored} = fresh.analysis THEN {stored} ELSE fresh.analysis END"]
     if "parser_version" in changed:
         assignments.append("parser_version = %s")
     if "search_text" in changed:
-        assignments.append("search_text = %s")
-    statement = (
-        f"UPDATE pastebin_explain SET {', '.join(assignments)} FROM (SELECT %s AS analysis) AS fresh "
-        f"WHERE pastebin_explain.slug = %s{'' if changed else f' AND {stored} <> fresh.analysis'}"
-    )
-    rows = [
-        [
-            *([analyzer.PARSER_VERSION] if "parser_version" in changed else []),
-            *([explain.search_text] if "search_text" in changed else []),
-            column.get_db_prep_save(explain.analysis, connection),
-            explain.slug,
-        ]
-        for explain in explains
-    ]
+        assignments.append("search_text = fresh.search_text")
+    where = "pastebin_explain.slug = fresh.slug" + ("" if changed else f" AND {stored} <> fresh.analysis")
+    version = [analyzer.PARSER_VERSION] if "parser_version" in changed else []
+    rows = [(explain.slug, explain.analysis, explain.search_text) for explain in explains]
     with connection.cursor() as cursor:
-        cursor.executemany(statement, rows)
+        if connection.vendor == "postgresql":
+            fresh = f"(VALUES {', '.join(['(%s, %s::jsonb, %s)'] * len(rows))}) AS fresh (slug, analysis, search_text)"
+            cursor.execute(
+                f"UPDATE pastebin_explain SET {', '.join(assignments)} FROM {fresh} WHERE {where}",
+                [*version, *(value for row in rows for value in row)],
+            )
+        else:
+            fresh = "(SELECT %s AS slug, %s AS analysis, %s AS search_text) AS fresh"
+            cursor.executemany(
+                f"UPDATE pastebin_explain SET {', '.join(assignments)} FROM {fresh} WHERE {where}",
+                [[*version, *row] for row in rows],
+            )
         return cursor.rowcount
-
-
-def _analysis(slug: str, raw_explain: str, query: str, schema: str, outcome: Outcome) -> dict | None:
-    """A fresh analysis of this paste (as stored, with its table definitions), or None when it no longer reads."""
-    started = time.process_time()
-    try:
-        analysis = run_analysis(raw_explain, query or None, schema or None).to_dict()
-    except SaveError as exc:
-        outcome.failures.append(f"{slug}: kept the old analysis: {exc.message}")
-        return None
-    finally:
-        outcome.analysis_seconds += time.process_time() - started
-    outcome.analyzed += 1
-    return analysis

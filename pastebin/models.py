@@ -46,10 +46,19 @@ class ExplainQuerySet(models.QuerySet):
 
 def search_text(title: str, query: str, analysis: object) -> str:
     """What search looks in: the title, the query and the plan's table names, one per line."""
+    return joined_search_text(title, query, table_names(analysis))
+
+
+def table_names(analysis: object) -> str:
+    """The names of the tables the analyzed plan reads, sorted, separated by spaces."""
     tables = analysis.get("tables") or [] if isinstance(analysis, dict) else []
     if not tables and isinstance(analysis, dict):
         tables = [row.get("table") for row in analysis.get("rows") or [] if isinstance(row, dict)]
-    names = " ".join(sorted({str(t) for t in tables if t}))
+    return " ".join(sorted({str(t) for t in tables if t}))
+
+
+def joined_search_text(title: str, query: str, names: str) -> str:
+    """The search text of an explain with this title and query whose plan reads the tables `names`."""
     return "\n".join(part for part in (title, query, names) if part)
 
 

@@ -18,7 +18,7 @@ def test_reanalyze_updates_old_versions_only(create):
     current = create(title="current")
     Explain.objects.filter(slug=old["slug"]).update(parser_version="0", analysis={"format": "table", "rows": []})
     Explain.objects.filter(slug=current["slug"]).update(analysis={"format": "table", "rows": [], "marker": True})
-    call_command("reanalyze")
+    call_command("reanalyze", "--jobs", "1")
     refreshed = Explain.objects.get(slug=old["slug"])
     assert refreshed.parser_version == analyzer.PARSER_VERSION
     assert refreshed.analysis["rows"][0]["table"] == "employees"
@@ -29,7 +29,7 @@ def test_reanalyze_updates_old_versions_only(create):
 def test_reanalyze_all_and_by_slug(create):
     one, two = create(), create()
     Explain.objects.update(analysis={"format": "table", "rows": []})
-    call_command("reanalyze", "--all", one["slug"])
+    call_command("reanalyze", "--all", "--jobs", "1", one["slug"])
     assert Explain.objects.get(slug=one["slug"]).analysis["rows"]
     assert Explain.objects.get(slug=two["slug"]).analysis["rows"] == []
 
@@ -37,7 +37,7 @@ def test_reanalyze_all_and_by_slug(create):
 def test_reanalyze_keeps_the_old_analysis_when_the_paste_no_longer_parses(create, capsys):
     data = create()
     Explain.objects.filter(slug=data["slug"]).update(raw_explain="no longer an explain", parser_version="0")
-    call_command("reanalyze")
+    call_command("reanalyze", "--jobs", "1")
     assert Explain.objects.get(slug=data["slug"]).analysis["rows"]
     assert data["slug"] in capsys.readouterr().err
 

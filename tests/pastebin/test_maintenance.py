@@ -5,6 +5,7 @@ the stored search vector, drop the duplicate indexes and bound the search index'
 from __future__ import annotations
 
 import importlib
+import json
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
@@ -108,7 +109,7 @@ def test_reanalyze_writes_only_the_changed_fields_of_the_changed_explains(three,
     old, stale, current = three
     real = maintenance._update
     with mock.patch.object(maintenance, "_update", side_effect=real) as update:
-        call_command("reanalyze", "--all", "--batch-size", "2")
+        call_command("reanalyze", "--all", "--jobs", "1", "--batch-size", "2")
     sent = sorted((fields, explain.slug) for (fields, explains), _ in update.call_args_list for explain in explains)
     # The analyses go to the database, which keeps those equal to the stored ones.
     assert sent == sorted([(("parser_version",), old), (("search_text",), stale), ((), current)])
@@ -132,6 +133,45 @@ def test_reanalyze_stores_a_changed_analysis_whatever_else_changed(create):
         assert "stale" not in explain.analysis and explain.analysis["tables"] == [f"t{n}"]
         assert (explain.parser_version, explain.search_text) == (analyzer.PARSER_VERSION, f"t{n}")
     assert maintenance.reanalyze(slugs).changed == 0
+
+
+def stored_analyses() -> dict[str, tuple]:
+    return {e.slug: (e.analysis, e.search_text, e.parser_version) for e in Explain.objects.all()}
+
+
+def test_reanalyze_analyzes_a_repeated_paste_once_and_stores_what_analyzing_each_would(create):
+    """Explains with the same paste, query and schema share one analysis (within a run); each
+    keeps its own search text; a different query or schema is analyzed on its own."""
+    pastes = [explain_table(table="shared")] * 3 + [explain_table(table="alone")]
+    slugs = [create(paste, title=f"title {n}")["slug"] for n, paste in enumerate(pastes)]
+    slugs.append(create(pastes[0], query="SELECT * FROM shared WHERE id = 1")["slug"])
+    fresh = stored_analyses()
+    stale = {"format": "table", "rows": []}
+    Explain.objects.update(analysis=stale, parser_version="0", search_text="")
+    with mock.patch.object(maintenance, "run_analysis", side_effect=maintenance.run_analysis) as analyze:
+        outcome = maintenance.reanalyze(slugs[:2], readings := maintenance.Readings())
+        outcome.add(maintenance.reanalyze(slugs[2:], readings))
+    assert analyze.call_count == 3 and (outcome.analyzed, outcome.changed) == (5, 5)
+    memoized = stored_analyses()
+    Explain.objects.update(analysis=stale, parser_version="0", search_text="")
+    for slug in slugs:
+        maintenance.reanalyze([slug], maintenance.Readings(size=0))
+    assert stored_analyses() == memoized == fresh
+    assert {memoized[slug][1].split("\n")[0] for slug in slugs[:3]} == {"title 0", "title 1", "title 2"}
+
+
+def test_an_analysis_is_sent_as_the_json_of_its_values_whatever_orjson_refuses(db):
+    for analysis in ({"rows": [{"rows": 12, "cost": 0.00001}]}, {"rows": 2**70}, {1: "a key that is not a string"}):
+        assert json.loads(maintenance._encode(analysis)) == json.loads(json.dumps(analysis))
+
+
+def test_reanalyze_reports_each_explain_of_a_repeated_paste_that_no_longer_reads(create):
+    slugs = [create()["slug"] for _ in range(3)]
+    Explain.objects.filter(slug__in=slugs[:2]).update(raw_explain="no longer an explain", parser_version="0")
+    outcome = maintenance.reanalyze(slugs, maintenance.Readings())
+    assert sorted(failure.split(":")[0] for failure in outcome.failures) == sorted(slugs[:2])
+    assert outcome.analyzed == 1
+    assert Explain.objects.filter(parser_version="0").count() == 2
 
 
 @pytest.mark.postgres
@@ -182,5 +222,44 @@ def test_indexes_after_the_migrations(db):
         cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'pastebin_explain_search_vector'")
         assert cursor.fetchone()[0] == ["gin_pending_list_limit=256"]
         # The links to explains keep their constraints: nothing can point at a purged explain.
-        cursor.execute("SELECT count(*) FROM pg_constraint WHERE confrelid = 'pastebin_explain'::regclass")
-        assert cursor.fetchone()[0] == 4
+        # Deleting an explain deletes its reports and records, and unlinks the rest.
+        cursor.execute(
+            "SELECT conrelid::regclass::text, confdeltype, condeferred FROM pg_constraint "
+            "WHERE confrelid = 'pastebin_explain'::regclass"
+        )
+        assert sorted(cursor.fetchall()) == [
+            ("pastebin_abusereport", "c", True),
+            ("pastebin_explain", "n", True),
+            ("pastebin_idempotencyrecord", "c", True),
+            ("pastebin_misreadreport", "n", True),
+        ]
+
+
+@pytest.mark.postgres
+def test_the_migration_of_the_links_to_explains_is_reversible(db):
+    migration = importlib.import_module("pastebin.migrations.0011_explain_links_on_delete")
+    query = (
+        "SELECT string_agg(confdeltype::text, '' ORDER BY conname) FROM pg_constraint WHERE confrelid = %s::regclass"
+    )
+    with connection.schema_editor() as editor:
+        migration.on_delete(False)(None, editor)
+    with connection.cursor() as cursor:
+        cursor.execute(query, ["pastebin_explain"])
+        assert cursor.fetchone()[0] == "aaaa"
+    with connection.schema_editor() as editor:
+        migration.on_delete(True)(None, editor)
+    with connection.cursor() as cursor:
+        cursor.execute(query, ["pastebin_explain"])
+        assert sorted(cursor.fetchone()[0]) == ["c", "c", "n", "n"]
+
+
+@pytest.mark.postgres
+def test_analyses_are_compressed_with_lz4_where_the_server_has_it(db):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'")
+        if not cursor.fetchone()[0]:
+            pytest.skip("this PostgreSQL was built without lz4")
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute WHERE attrelid = 'pastebin_explain'::regclass AND attname = 'analysis'"
+        )
+        assert cursor.fetchone()[0] == "l"

@@ -87,7 +87,7 @@ def test_the_stored_vector_follows_saves_and_reanalysis(create):
     assert stored == expected and "'nightly'" in stored and "'payroll'" not in stored
     assert titles("export") == ["nightly export"]
     Explain.objects.filter(slug=slug).update(analysis={"format": "table", "rows": [], "tables": ["old_name"]})
-    call_command("reanalyze", "--all")
+    call_command("reanalyze", "--all", "--jobs", "1")
     stored, expected = stored_vector(slug)
     assert stored == expected and "'salaries'" in stored
     assert titles("salaries") == ["nightly export"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections import deque
 from collections.abc import Iterator
 from multiprocessing.pool import AsyncResult
@@ -12,10 +13,11 @@ from django.db import connections
 
 import analyzer
 from analyzer.wording import plural
-from pastebin.maintenance import Outcome, reanalyze, slug_batches
+from pastebin.maintenance import Outcome, Readings, reanalyze, slug_batches
 from pastebin.models import Explain
 
 BATCH = 500
+JOBS = os.cpu_count() or 1
 
 
 class Command(BaseCommand):
@@ -26,11 +28,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--all", action="store_true", help="Also those already analyzed by this version.")
-        parser.add_argument("--jobs", type=int, default=1, help="Processes analyzing in parallel (default 1).")
+        parser.add_argument(
+            "--jobs", type=int, default=JOBS, help=f"Processes analyzing in parallel (default {JOBS}, the cores)."
+        )
         parser.add_argument("--batch-size", type=int, default=BATCH, help=f"Explains per batch (default {BATCH}).")
         parser.add_argument("slugs", nargs="*", help="Only these explains.")
 
-    def handle(self, *args, all: bool = False, jobs: int = 1, batch_size: int = BATCH, slugs=None, **options) -> None:
+    def handle(
+        self, *args, all: bool = False, jobs: int = JOBS, batch_size: int = BATCH, slugs=None, **options
+    ) -> None:
         explains = Explain.objects.all()
         if slugs:
             explains = explains.filter(slug__in=slugs)
@@ -49,10 +55,11 @@ class Command(BaseCommand):
     @staticmethod
     def outcomes(batches: Iterator[list[str]], jobs: int) -> Iterator[Outcome]:
         """Each batch's outcome, from this process or from `jobs` forked ones, which open database
-        connections of their own (this process's are closed first). This process reads the
-        batches and keeps each process two ahead."""
+        connections of their own (this process's are closed first) and keep readings of their own.
+        This process reads the batches and keeps each process two ahead."""
         if jobs <= 1:
-            yield from map(reanalyze, batches)
+            readings = Readings()
+            yield from (reanalyze(batch, readings) for batch in batches)
             return
         for connection in connections.all(initialized_only=True):
             connection.close()
@@ -61,11 +68,19 @@ class Command(BaseCommand):
         pending: deque[AsyncResult] = deque()
         with multiprocessing.get_context("fork").Pool(jobs, initializer=_own_connection) as pool:
             for batch in batches:
-                pending.append(pool.apply_async(reanalyze, (batch,)))
+                pending.append(pool.apply_async(_reanalyze, (batch,)))
                 if len(pending) >= 2 * jobs:
                     yield pending.popleft().get()
             while pending:
                 yield pending.popleft().get()
+
+
+_readings = Readings()
+
+
+def _reanalyze(batch: list[str]) -> Outcome:
+    """In a forked process: `reanalyze`, with the readings this process keeps."""
+    return reanalyze(batch, _readings)
 
 
 def _own_connection() -> None:
