@@ -13,12 +13,14 @@ import json
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import orjson
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import QuerySet
+from psycopg import errors as psycopg_errors
 
 import analyzer
 from pastebin.models import (
@@ -45,9 +47,11 @@ def slug_batches(explains: QuerySet[Explain], size: int) -> Iterator[list[str]]:
 # addresses (no second search by key), and tombstones are left for those deleted. A row changed
 # meanwhile has moved and is left for the next batch, so an expiry extended at the same moment
 # holds. The foreign keys to explains delete or unlink what points at them (migration 0011).
+# Batches running side by side (`purge_all_expired`) skip each other's rows.
 PURGE_BATCH = """
 WITH batch AS MATERIALIZED (
     SELECT ctid FROM pastebin_explain WHERE expires_at <= %(now)s ORDER BY expires_at LIMIT %(size)s
+    FOR UPDATE SKIP LOCKED
 ),
 gone AS (
     DELETE FROM pastebin_explain WHERE ctid = ANY(ARRAY(SELECT ctid FROM batch)) AND expires_at <= %(now)s
@@ -81,6 +85,42 @@ def purge_expired(now: datetime, size: int) -> int:
         MisreadReport.objects.filter(explain_id__in=slugs).update(explain=None)
         Explain.objects.filter(improves_on_id__in=slugs).update(improves_on=None)
         return _raw_delete(Explain.objects.filter(slug__in=slugs))
+
+
+def purge_all_expired(now: datetime, size: int, jobs: int) -> int:
+    """Delete every explain expired at `now`, `size` per batch, in `jobs` threads with a database
+    connection each (PostgreSQL; elsewhere one); how many were deleted. A purged explain costs the
+    database server about 60 µs of CPU, mostly the foreign keys' triggers and the TOAST and index
+    work of the row, so the server's cores are what bounds the rate. Inside a transaction it runs
+    on the caller's connection alone: the others would not see what the transaction wrote."""
+    if jobs <= 1 or connection.vendor != "postgresql" or connection.in_atomic_block:
+        return _purge_until_done(now, size)
+    with ThreadPoolExecutor(jobs) as pool:
+        return sum(pool.map(lambda _: _purge_in_thread(now, size), range(jobs)))
+
+
+def _purge_in_thread(now: datetime, size: int) -> int:
+    try:
+        return _purge_until_done(now, size)
+    finally:
+        connection.close()
+
+
+def _purge_until_done(now: datetime, size: int, retries: int = 3) -> int:
+    """Batches until one finds nothing left that is not another thread's. Batches side by side
+    can deadlock on the rows that point at explains of both; the one PostgreSQL cancels is run again."""
+    total = 0
+    while True:
+        try:
+            deleted = purge_expired(now, size)
+        except OperationalError as exc:
+            if retries == 0 or not isinstance(exc.__cause__, psycopg_errors.DeadlockDetected):
+                raise
+            retries -= 1
+            continue
+        if not deleted:
+            return total
+        total += deleted
 
 
 def delete_records(records: QuerySet[IdempotencyRecord], size: int) -> int:

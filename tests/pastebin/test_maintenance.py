@@ -59,11 +59,9 @@ def expired_web(client, create):
 
 
 def test_purge_deletes_in_batches_with_what_points_at_the_explains(expired_web, capsys):
-    batches = mock.patch(
-        "pastebin.management.commands.purge_expired.purge_expired", side_effect=maintenance.purge_expired
-    )
+    batches = mock.patch("pastebin.maintenance.purge_expired", side_effect=maintenance.purge_expired)
     with at(START + timedelta(hours=2)), batches as batch:
-        call_command("purge_expired", "--batch-size", "2")
+        call_command("purge_expired", "--batch-size", "2", "--jobs", "1")
     assert batch.call_count == 4  # 2 + 2 + 1 explains, then none left
     assert set(Explain.objects.values_list("slug", flat=True)) == set(expired_web["live"])
     assert set(DeletedSlug.objects.values_list("slug", flat=True)) == set(expired_web["expired"])
@@ -81,8 +79,27 @@ def test_purge_keeps_links_between_live_explains(create):
         after = create(expires="never", improves_on=before)["slug"]
         create(expires="1h")
     with at(START + timedelta(hours=2)):
-        call_command("purge_expired")
+        call_command("purge_expired", "--jobs", "1")
     assert Explain.objects.get(slug=after).improves_on_id == before
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_purge_in_parallel_batches_deletes_each_explain_once(create, capsys):
+    """Three connections side by side: chains of improvements across batches, reports on some."""
+    with at(START):
+        slugs = [create(explain_table(table=f"t{n}"), expires="1h")["slug"] for n in range(12)]
+        for previous, slug in zip(slugs, slugs[1:], strict=False):
+            Explain.objects.filter(slug=slug).update(improves_on_id=previous)
+        live = create(expires="never", improves_on=slugs[-1])["slug"]
+    for slug in slugs[::3]:
+        AbuseReport.objects.create(explain_id=slug, reason="spam", created_at=START)
+    with at(START + timedelta(hours=2)):
+        call_command("purge_expired", "--batch-size", "2", "--jobs", "3")
+    assert "Deleted 12 expired explains." in capsys.readouterr().out
+    assert list(Explain.objects.values_list("slug", "improves_on_id")) == [(live, None)]
+    assert sorted(DeletedSlug.objects.values_list("slug", flat=True)) == sorted(slugs)
+    assert not AbuseReport.objects.exists()
 
 
 def test_purge_deletes_old_idempotency_records_in_batches(client, paste):

@@ -4,11 +4,13 @@ and the idempotency records older than 24 hours. Both go in batches by key (see
 
 from __future__ import annotations
 
+import os
+
 from django.core.management.base import BaseCommand
 
 from analyzer.wording import plural
 from pastebin import clock, idempotency
-from pastebin.maintenance import delete_records, purge_expired
+from pastebin.maintenance import delete_records, purge_all_expired
 from pastebin.models import Explain, IdempotencyRecord
 
 BATCH = 2000
@@ -25,8 +27,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--batch-size", type=int, default=BATCH, help=f"Explains deleted per transaction (default {BATCH})."
         )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=os.cpu_count() or 1,
+            help="Batches deleted side by side, each on a connection of its own (PostgreSQL; default: cores).",
+        )
 
-    def handle(self, *args, dry_run: bool = False, batch_size: int = BATCH, **options) -> None:
+    def handle(self, *args, dry_run: bool = False, batch_size: int = BATCH, jobs: int = 1, **options) -> None:
         now = clock.now()
         expired = Explain.objects.expired(now)
         records = IdempotencyRecord.objects.filter(created_at__lte=idempotency.cutoff(now))
@@ -34,8 +42,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{plural(expired.count(), 'expired explain')} would be deleted.")
             self.stdout.write(f"{plural(records.count(), 'expired idempotency record')} would be deleted.")
             return
-        total = 0
-        while deleted := purge_expired(now, batch_size):
-            total += deleted
+        total = purge_all_expired(now, batch_size, jobs)
         self.stdout.write(f"Deleted {plural(total, 'expired explain')}.")
         self.stdout.write(f"Deleted {plural(delete_records(records, batch_size), 'expired idempotency record')}.")
