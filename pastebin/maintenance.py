@@ -12,10 +12,10 @@ import hashlib
 import json
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 import orjson
 from django.db import OperationalError, connection, transaction
@@ -23,6 +23,7 @@ from django.db.models import QuerySet
 from psycopg import errors as psycopg_errors
 
 import analyzer
+from pastebin import idempotency
 from pastebin.models import (
     AbuseReport,
     DeletedSlug,
@@ -47,11 +48,13 @@ def slug_batches(explains: QuerySet[Explain], size: int) -> Iterator[list[str]]:
 # addresses (no second search by key), and tombstones are left for those deleted. A row changed
 # meanwhile has moved and is left for the next batch, so an expiry extended at the same moment
 # holds. The foreign keys to explains delete or unlink what points at them (migration 0011).
-# Batches running side by side (`purge_all_expired`) skip each other's rows.
+# Batches running side by side (`purge`) each take a slice of the expiry times after `after`,
+# and skip rows another purge has locked.
+EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 PURGE_BATCH = """
 WITH batch AS MATERIALIZED (
-    SELECT ctid FROM pastebin_explain WHERE expires_at <= %(now)s ORDER BY expires_at LIMIT %(size)s
-    FOR UPDATE SKIP LOCKED
+    SELECT ctid FROM pastebin_explain WHERE expires_at <= %(upto)s AND expires_at > %(after)s
+    ORDER BY expires_at LIMIT %(size)s FOR UPDATE SKIP LOCKED
 ),
 gone AS (
     DELETE FROM pastebin_explain WHERE ctid = ANY(ARRAY(SELECT ctid FROM batch)) AND expires_at <= %(now)s
@@ -64,16 +67,18 @@ tombstones AS (
 SELECT count(*) FROM gone"""
 
 
-def purge_expired(now: datetime, size: int) -> int:
-    """Delete up to `size` explains expired at `now` (the first to expire first) in one
-    transaction, leaving tombstones; how many were deleted. What points at them goes with them:
+def purge_expired(now: datetime, size: int, after: datetime = EARLIEST, upto: datetime | None = None) -> int:
+    """Delete up to `size` explains expired at `now` (the first to expire first), of those whose
+    expiry is after `after` and at most `upto` (PostgreSQL), in one transaction, leaving
+    tombstones; how many were deleted. What points at them goes with them:
     abuse reports and idempotency records are deleted, misread reports (which keep their own copy
     of the paste) and improvements lose the link. Nothing is loaded: on PostgreSQL it is one
     statement, whose foreign keys act on what points at the explains; elsewhere one statement
     per table."""
     if connection.vendor == "postgresql":
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(PURGE_BATCH, {"now": now, "size": size, "reason": "expired"})
+            values = {"now": now, "size": size, "reason": "expired", "after": after, "upto": upto or now}
+            cursor.execute(PURGE_BATCH, values)
             return cursor.fetchone()[0]
     slugs = list(Explain.objects.expired(now).order_by("expires_at").values_list("slug", flat=True)[:size])
     with transaction.atomic():
@@ -87,32 +92,55 @@ def purge_expired(now: datetime, size: int) -> int:
         return _raw_delete(Explain.objects.filter(slug__in=slugs))
 
 
-def purge_all_expired(now: datetime, size: int, jobs: int) -> int:
-    """Delete every explain expired at `now`, `size` per batch, in `jobs` threads with a database
-    connection each (PostgreSQL; elsewhere one); how many were deleted. A purged explain costs the
-    database server about 60 µs of CPU, mostly the foreign keys' triggers and the TOAST and index
-    work of the row, so the server's cores are what bounds the rate. Inside a transaction it runs
-    on the caller's connection alone: the others would not see what the transaction wrote."""
+def purge(now: datetime, size: int, jobs: int) -> tuple[int, int]:
+    """Delete every explain expired at `now`, `size` per batch, and the idempotency records older
+    than 24 hours; how many of each were deleted. On PostgreSQL `jobs` threads delete explains
+    side by side, each on a connection of its own, and one more the records meanwhile. A purged
+    explain costs the database server about 60 µs of CPU, mostly the foreign keys' triggers and
+    the TOAST and index work of the row, so the server's cores are what bounds the rate. Inside a
+    transaction it all runs on the caller's connection: the others would not see what it wrote."""
+    records = IdempotencyRecord.objects.filter(created_at__lte=idempotency.cutoff(now))
     if jobs <= 1 or connection.vendor != "postgresql" or connection.in_atomic_block:
-        return _purge_until_done(now, size)
-    with ThreadPoolExecutor(jobs) as pool:
-        return sum(pool.map(lambda _: _purge_in_thread(now, size), range(jobs)))
+        return _purge_until_done(now, size), delete_records(records, size)
+    slices = _expiry_slices(now, jobs)
+    with ThreadPoolExecutor(len(slices) + 1) as pool:
+        old_records = pool.submit(_on_own_connection, delete_records, records, size)
+        explains = sum(pool.map(lambda bounds: _on_own_connection(_purge_until_done, now, size, *bounds), slices))
+        return explains, old_records.result()
 
 
-def _purge_in_thread(now: datetime, size: int) -> int:
+def _expiry_slices(now: datetime, count: int) -> list[tuple[datetime, datetime]]:
+    """`count` slices of the expiry times up to `now`, (after, upto], holding about as many
+    explains each (so that batches side by side never meet in the expiry index)."""
+    fractions = [n / count for n in range(1, count)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT percentile_disc(%s::float8[]) WITHIN GROUP (ORDER BY expires_at) FROM pastebin_explain "
+            "WHERE expires_at <= %s",
+            [fractions, now],
+        )
+        cuts = [cut for cut in cursor.fetchone()[0] or [] if cut is not None]
+    bounds = [EARLIEST, *sorted(set(cuts)), now]
+    return list(zip(bounds, bounds[1:], strict=False))
+
+
+def _on_own_connection(work: Callable[..., int], *args: object) -> int:
+    """`work(*args)` in a pool's thread, closing the thread's connection after it."""
     try:
-        return _purge_until_done(now, size)
+        return work(*args)
     finally:
         connection.close()
 
 
-def _purge_until_done(now: datetime, size: int, retries: int = 3) -> int:
+def _purge_until_done(
+    now: datetime, size: int, after: datetime = EARLIEST, upto: datetime | None = None, retries: int = 3
+) -> int:
     """Batches until one finds nothing left that is not another thread's. Batches side by side
     can deadlock on the rows that point at explains of both; the one PostgreSQL cancels is run again."""
     total = 0
     while True:
         try:
-            deleted = purge_expired(now, size)
+            deleted = purge_expired(now, size, after, upto)
         except OperationalError as exc:
             if retries == 0 or not isinstance(exc.__cause__, psycopg_errors.DeadlockDetected):
                 raise

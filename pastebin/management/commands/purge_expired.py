@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand
 
 from analyzer.wording import plural
 from pastebin import clock, idempotency
-from pastebin.maintenance import delete_records, purge_all_expired
+from pastebin.maintenance import purge
 from pastebin.models import Explain, IdempotencyRecord
 
 BATCH = 2000
@@ -31,7 +31,7 @@ class Command(BaseCommand):
             "--jobs",
             type=int,
             default=os.cpu_count() or 1,
-            help="Batches deleted side by side, each on a connection of its own (PostgreSQL; default: cores).",
+            help="Batches of explains deleted side by side, each on a connection of its own (PostgreSQL; default: cores).",
         )
 
     def handle(self, *args, dry_run: bool = False, batch_size: int = BATCH, jobs: int = 1, **options) -> None:
@@ -42,6 +42,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{plural(expired.count(), 'expired explain')} would be deleted.")
             self.stdout.write(f"{plural(records.count(), 'expired idempotency record')} would be deleted.")
             return
-        total = purge_all_expired(now, batch_size, jobs)
-        self.stdout.write(f"Deleted {plural(total, 'expired explain')}.")
-        self.stdout.write(f"Deleted {plural(delete_records(records, batch_size), 'expired idempotency record')}.")
+        explains, old_records = purge(now, batch_size, jobs)
+        self.stdout.write(f"Deleted {plural(explains, 'expired explain')}.")
+        self.stdout.write(f"Deleted {plural(old_records, 'expired idempotency record')}.")
