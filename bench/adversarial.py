@@ -324,6 +324,7 @@ def anonymize_cases() -> dict[str, tuple[int, Callable[[], float]]]:
     pastes = {
         "1 MiB of tree lines, 64 KiB query": (tree, fill(conditions, QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="1")),
         "1 MiB table, 1 MiB query": (table, fill(conditions, head="SELECT * FROM t1 WHERE ", tail="1")),
+        "tree line with a word of 1 MiB": (fill("a", head="-> Filter: (t1.", tail=" = 1)  (cost=1 rows=1)\n"), QUERY),
     }
 
     def timed(text: str, query: str) -> tuple[int, Callable[[], float]]:

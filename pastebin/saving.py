@@ -108,9 +108,11 @@ def save_explain(
     analysis = run_analysis(text, query, schema)
     if anonymize_names:
         try:
-            renamed = anonymize(text, analysis.to_dict(), query)
+            renamed = anonymize(text, analysis.to_dict(), query, settings.EXPLAIN_DEADLINE_MS)
         except AnonymizeError as exc:
             raise SaveError(f"This paste could not be anonymized: {exc}") from exc
+        except analyzer.ParseError as exc:
+            raise SaveError(f"This paste could not be anonymized: {exc.message}", too_complex=True) from exc
         text, query = renamed.explain, renamed.query
         try:
             analysis = run_analysis(text, query)
