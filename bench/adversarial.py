@@ -269,6 +269,10 @@ def cases() -> dict[str, Callable[[], str]]:
         "literal nested 1 MiB deep after select_type": lambda: fill("[", head="{'select_type': 1, "),
         "quotes after select_type": lambda: fill("'", head="['select_type', "),
         "slow log of 1 MiB of explain rows": lambda: fill("# explain: " + TSV_ROW, head="# explain: " + TSV_HEAD),
+        "1 MiB of escaped line breaks": lambda: fill("\\n", tail="x"),
+        "1 MiB of escaped blank lines in quotes": lambda: fill(" \\n", head='"', tail='x"'),
+        "1 MiB line of '*' then a row marker": lambda: fill("*", tail=" 1. row *****\n"),
+        "header then a line of 1 MiB of '-' and a letter": lambda: fill("-", head=SPACED_HEAD, tail="x\n"),
         "json string of backslashes": lambda: fill(
             "\\\\", head='{"query_block": {"table": {"table_name": "', tail='"}}}'
         ),
