@@ -5,9 +5,11 @@ Builds pathological pastes just under the 1 MiB limit (one huge line, walls of `
 deep indentation, …, and the shapes once found to take seconds to minutes: headers of tables
 without borders glued onto every later line, boxed JSON with a wide character in its borders,
 a long line followed by short ones, wrapped rows of CJK text), times `analyze()` on each (the best
-of a few runs, in CPU time of the process, since the machine is shared), then the query and paste
-highlighters on text just under their limits, and the raw paste marked by its lines' spans (as
-many as a page marks), and prints them slowest first. Anything over the limit (default 1 s) is
+of a few runs, in CPU time of the process, since the machine is shared), then index advice on a
+small plan with a pathological query (64 KiB, the most advice reads) or tables' definitions
+(256 KiB of `SHOW CREATE TABLE` or `SHOW INDEX` output), the query and paste highlighters on text
+just under their limits, the raw paste marked by its lines' spans (as many as a page marks) and
+the anonymization of a paste with a long query, and prints them slowest first. Anything over the limit (default 1 s) is
 flagged. A ParseError is a fine answer (one saying the paste is too complex is flagged, as the
 time budget of `analyzer.deadline` cut it); any other exception is reported as a failure.
 `--no-deadline` times the readers without their time budget, `--timeout` stops a run after that
@@ -21,6 +23,7 @@ before (about 2 when linear), up to the first run that times out.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import signal
 import sys
@@ -266,10 +269,80 @@ def cases() -> dict[str, Callable[[], str]]:
         "literal nested 1 MiB deep after select_type": lambda: fill("[", head="{'select_type': 1, "),
         "quotes after select_type": lambda: fill("'", head="['select_type', "),
         "slow log of 1 MiB of explain rows": lambda: fill("# explain: " + TSV_ROW, head="# explain: " + TSV_HEAD),
+        "1 MiB of escaped line breaks": lambda: fill("\\n", tail="x"),
+        "1 MiB of escaped blank lines in quotes": lambda: fill(" \\n", head='"', tail='x"'),
+        "1 MiB line of '*' then a row marker": lambda: fill("*", tail=" 1. row *****\n"),
+        "header then a line of 1 MiB of '-' and a letter": lambda: fill("-", head=SPACED_HEAD, tail="x\n"),
         "json string of backslashes": lambda: fill(
             "\\\\", head='{"query_block": {"table": {"table_name": "', tail='"}}}'
         ),
     }
+
+
+SCHEMA_BUDGET = 256 * 1024 - 64  # the schema's size limit (SCHEMA_MAX_BYTES)
+QUERY_BUDGET = 64 * 1024 - 64  # the longest query advice reads (MAX_QUERY_CHARS)
+# A plan reading 50,000 rows of `t1` in full, and its query: advice reads the query and the schema of `t1`.
+SCANNED = TABLE.replace("|   10 | NULL  |", "|50000 | NULL  |")
+QUERY = "SELECT * FROM t1 WHERE a = 1"
+INDEX_HEAD = "| Table | Non_unique | Key_name | Seq_in_index | Column_name | Sub_part | Index_type |\n"
+INDEX_ROW = "| t1    |          1 | k        |            1 | a           |     NULL | BTREE      |\n"
+
+
+def insight_cases() -> dict[str, Callable[[], dict[str, str]]]:
+    """Name -> builder of the arguments of one `analyze()` call (a small table, its query and its
+    tables' definitions) whose query or schema is pathological: index advice parses both."""
+    schemas = {
+        "256 KiB of unclosed 'CREATE TABLE t1 ('": fill("CREATE TABLE t1 (", SCHEMA_BUDGET),
+        "CREATE TABLE statements each in the quotes of the one before": fill("CREATE TABLE t1 ('", SCHEMA_BUDGET),
+        "256 KiB of small CREATE TABLE statements": fill("CREATE TABLE t1 (a int);\n", SCHEMA_BUDGET),
+        "one CREATE TABLE of 256 KiB of columns": fill(
+            "  c int,\n", SCHEMA_BUDGET, head="CREATE TABLE t1 (\n", tail="  a int\n);\n"
+        ),
+        "CREATE TABLE then 256 KiB of '('": fill("(", SCHEMA_BUDGET, head="CREATE TABLE t1 "),
+        "CREATE TABLE then 256 KiB of quotes": fill("'", SCHEMA_BUDGET, head="CREATE TABLE t1 ("),
+        "SHOW INDEX box of 256 KiB of rows": fill(INDEX_ROW, SCHEMA_BUDGET, head=INDEX_HEAD),
+        "SHOW INDEX \\G records of 256 KiB": fill("       Table: t1\n    Key_name: k\n Column_name: a\n", SCHEMA_BUDGET),
+        "256 KiB of '|' and blanks": fill("|" + " " * 60 + "\n", SCHEMA_BUDGET),
+        "256 KiB of 'Table:' and blanks": fill("Table:" + " " * 60, SCHEMA_BUDGET),
+    }
+    queries = {
+        "64 KiB of AND": fill("a = 1 AND ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="b = 2"),
+        "64 KiB of OR": fill("a = 1 OR ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="b = 2"),
+        "64 KiB IN list": fill("1, ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE a IN (", tail="2)"),
+        "64 KiB of joins": fill("JOIN t1 AS b ON b.a = t1.a ", QUERY_BUDGET, head="SELECT * FROM t1 ", tail="WHERE t1.a = 1"),
+        "64 KiB of nested parentheses": fill("(", QUERY_BUDGET // 2, head="SELECT * FROM t1 WHERE ", tail="a = 1")
+        + ")" * (QUERY_BUDGET // 2 - 64),
+    }
+    found = {f"schema: {k}": (lambda v=v: {"text": SCANNED, "query": QUERY, "schema": v}) for k, v in schemas.items()}
+    return found | {f"query: {k}": (lambda v=v: {"text": SCANNED, "query": v}) for k, v in queries.items()}
+
+
+def anonymize_cases() -> dict[str, tuple[int, Callable[[], float]]]:
+    """Name -> an anonymization (as saving a paste with its names hidden runs it) of a paste just
+    under the limit with a long query: its size in bytes and a run returning seconds."""
+    from pastebin.anonymize import AnonymizeError, anonymize
+
+    tree = fill("-> Filter: (t1.a = 'x')  (cost=1 rows=1)\n    -> Table scan on t1  (cost=1 rows=1)\n")
+    table = fill(ROW, head=BORDER + HEADER + BORDER, tail=BORDER)
+    conditions = "a = 'x' AND "
+    pastes = {
+        "1 MiB of tree lines, 64 KiB query": (tree, fill(conditions, QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="1")),
+        "1 MiB table, 1 MiB query": (table, fill(conditions, head="SELECT * FROM t1 WHERE ", tail="1")),
+        "tree line with a word of 1 MiB": (fill("a", head="-> Filter: (t1.", tail=" = 1)  (cost=1 rows=1)\n"), QUERY),
+    }
+
+    def timed(text: str, query: str) -> tuple[int, Callable[[], float]]:
+        analysis = analyze(text, query, deadline_ms=None).to_dict()
+
+        def run() -> float:
+            start = time.process_time()
+            with contextlib.suppress(AnonymizeError, ParseError):
+                anonymize(text, analysis, query)
+            return time.process_time() - start
+
+        return len((text + query).encode("utf-8")), run
+
+    return {f"anonymize: {name}": timed(*pair) for name, pair in pastes.items()}
 
 
 def highlight_cases() -> dict[str, tuple[int, Callable[[], float]]]:
@@ -314,14 +387,16 @@ def _stop(signum: int, frame: object) -> None:
     raise _Timeout
 
 
-def run_once(text: str, deadline: bool, timeout: float) -> tuple[float, str]:
-    """Seconds of CPU time `analyze(text)` took, and what it answered."""
+def run_once(text: str, deadline: bool, timeout: float, **more: str) -> tuple[float, str]:
+    """Seconds of CPU time `analyze(text, **more)` took, and what it answered."""
     signal.signal(signal.SIGPROF, _stop)
     signal.setitimer(signal.ITIMER_PROF, timeout)
     start = time.process_time()
     try:
-        analysis = analyze(text) if deadline else analyze(text, deadline_ms=None)
+        analysis = analyze(text, **more) if deadline else analyze(text, deadline_ms=None, **more)  # type: ignore[arg-type]
         outcome = f"{analysis.plan.format}, {len(analysis.plan.rows)} rows"
+        if more:
+            outcome += f", {len(analysis.advice)} advice"
     except ParseError as exc:
         outcome = f"{'TOO COMPLEX' if exc.too_complex else 'ParseError'}: {exc.message[:60]}"
     except _Timeout:
@@ -333,13 +408,13 @@ def run_once(text: str, deadline: bool, timeout: float) -> tuple[float, str]:
     return time.process_time() - start, outcome
 
 
-def best_time(text: str, repeat: int, deadline: bool = True, timeout: float = 60) -> tuple[float, str]:
+def best_time(text: str, repeat: int, deadline: bool = True, timeout: float = 60, **more: str) -> tuple[float, str]:
     """The best of `repeat` runs (one only when it timed out)."""
-    best, outcome = run_once(text, deadline, timeout)
+    best, outcome = run_once(text, deadline, timeout, **more)
     for _ in range(repeat - 1):
         if outcome.startswith("TIMEOUT"):
             break
-        seconds, outcome = run_once(text, deadline, timeout)
+        seconds, outcome = run_once(text, deadline, timeout, **more)
         best = min(best, seconds)
     return best, outcome
 
@@ -389,11 +464,19 @@ def main() -> None:
         seconds, outcome = best_time(text, args.repeat, not args.no_deadline, args.timeout)
         results.append((seconds, name, size, outcome))
         print(f"{seconds * 1000:9.1f} ms  {name}", file=sys.stderr, flush=True)
-    for name, (size, run) in highlight_cases().items():
+    for name, build_arguments in insight_cases().items():
+        if args.only and args.only not in name:
+            continue
+        arguments = build_arguments()
+        size = sum(len(value.encode("utf-8")) for value in arguments.values())
+        seconds, outcome = best_time(arguments.pop("text"), args.repeat, not args.no_deadline, args.timeout, **arguments)
+        results.append((seconds, name, size, outcome))
+        print(f"{seconds * 1000:9.1f} ms  {name}", file=sys.stderr, flush=True)
+    for name, (size, run) in (highlight_cases() | anonymize_cases()).items():
         if args.only and args.only not in name:
             continue
         seconds = min(run() for _ in range(args.repeat))
-        results.append((seconds, name, size, "highlighted"))
+        results.append((seconds, name, size, "anonymized" if name.startswith("anonymize") else "highlighted"))
     print(f"\n{'time':>10}  {'bytes':>8}  input  ->  outcome (slowest first)")
     for seconds, name, size, outcome in sorted(results, reverse=True):
         flag = "  <-- SLOW" if seconds > args.limit or outcome.startswith(("TIMEOUT", "TOO COMPLEX")) else ""

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyzer.deadline import DEFAULT_DEADLINE_MS, check_deadline, deadline
 from analyzer.model import Plan
 from analyzer.render.text import format_table
 
@@ -29,6 +30,12 @@ PREFIXES = {"db": "db", "table": "t", "alias": "a", "index": "idx", "column": "c
 
 IDENTIFIER = r"[A-Za-z_$\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*"
 WORD_RE = re.compile(rf"`(?:[^`]|``)+`|{IDENTIFIER}")
+# `alias.column`: each run of word characters is tried once, from its start (past the digits no
+# name starts with), and taken whole (the `*+`): trying it from each of its characters, and each
+# of its lengths, would cost time squared on a long word without a dot.
+QUALIFIED_RE = re.compile(
+    r"(?<![\w$\u0080-\U0010ffff])[0-9]*+([A-Za-z_$\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*+)\.(" + IDENTIFIER + ")"
+)
 # A single-quoted string, for text the SQL tokenizer cannot read.
 QUOTED_STRING_RE = re.compile(r"'(?:[^'\\]|\\.|'')*'")
 # Values EXPLAIN prints in name-bearing cells without them being names.
@@ -233,6 +240,7 @@ def _is_name_token(tokens: list[Any], index: int) -> bool:
 
 def collect_rows(renamer: Renamer, rows: Iterable[dict[str, Any]]) -> None:
     for row in rows:
+        check_deadline()
         table = row.get("table")
         if table and renamer.known(table) is None:
             renamer.add("table", table)
@@ -251,6 +259,7 @@ def collect_plan(renamer: Renamer, node: Any) -> None:
         return
     if not isinstance(node, dict):
         return
+    check_deadline()
     for key, value in node.items():
         if key in ("table_name", "alias") and isinstance(value, str):
             if renamer.known(value) is None:
@@ -327,7 +336,11 @@ def mask_literals(renamer: Renamer, text: str) -> str:
     figures (`rows=10`, `cost=1.2`, `Limit: 10 row(s)`) stay. Read line by line with sqlglot's
     tokenizer; a line it cannot read has its complete quoted strings replaced.
     """
-    return "".join(_mask_line(renamer, line) for line in text.splitlines(keepends=True))
+    masked = []
+    for line in text.splitlines(keepends=True):
+        check_deadline()
+        masked.append(_mask_line(renamer, line))
+    return "".join(masked)
 
 
 def _mask_line(renamer: Renamer, line: str) -> str:
@@ -392,6 +405,7 @@ NAME_CELLS = ("table", "possible_keys", "key", "ref")
 
 
 def rename_row(renamer: Renamer, row: dict[str, str | None]) -> dict[str, str | None]:
+    check_deadline()
     renamed: dict[str, str | None] = {}
     for column, value in row.items():
         if value is None:
@@ -449,7 +463,7 @@ def rename_plan(renamer: Renamer, node: Any, key: str = "") -> Any:
 
 def collect_qualified(renamer: Renamer, text: str) -> None:
     """Columns written `alias.column` after a known table or alias, in conditions and tree lines."""
-    for qualifier, name in re.findall(rf"({IDENTIFIER})\.({IDENTIFIER})", text):
+    for qualifier, name in QUALIFIED_RE.findall(text):
         if renamer.known(qualifier):
             renamer.add("column", name)
 
@@ -475,11 +489,19 @@ class Anonymized:
     mapping: dict[str, str]
 
 
-def anonymize(text: str, analysis: dict[str, Any], query: str | None = None) -> Anonymized:
+def anonymize(
+    text: str, analysis: dict[str, Any], query: str | None = None, deadline_ms: int | None = DEFAULT_DEADLINE_MS
+) -> Anonymized:
     """Rename the names in `text` (a paste) whose analysis is `analysis` (`Analysis.to_dict()`).
 
-    `query` defaults to the query the analysis found. The caller re-analyzes the result.
+    `query` defaults to the query the analysis found. The caller re-analyzes the result. Raises
+    `ParseError` (`too_complex`) past `deadline_ms` milliseconds of CPU time (see `analyzer.deadline`).
     """
+    with deadline(deadline_ms):
+        return _anonymize(text, analysis, query)
+
+
+def _anonymize(text: str, analysis: dict[str, Any], query: str | None) -> Anonymized:
     query = query or analysis.get("query") or None
     renamer = Renamer()
     read = read_query(query) if query else None

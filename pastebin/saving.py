@@ -122,9 +122,11 @@ def save_explain(
     analysis = analysis_data(text, query, schema)
     if anonymize_names:
         try:
-            renamed = anonymize(text, analysis, query)
+            renamed = anonymize(text, analysis, query, settings.EXPLAIN_DEADLINE_MS)
         except AnonymizeError as exc:
             raise SaveError(f"This paste could not be anonymized: {exc}") from exc
+        except analyzer.ParseError as exc:
+            raise SaveError(f"This paste could not be anonymized: {exc.message}", too_complex=True) from exc
         text, query = renamed.explain, renamed.query
         try:
             analysis = analysis_data(text, query)

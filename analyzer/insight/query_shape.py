@@ -11,6 +11,7 @@ has it (by the schema, when given), or to the only table of its SELECT.
 
 from __future__ import annotations
 
+from analyzer.deadline import check_deadline
 from analyzer.structs import dataclass, field
 
 TYPE_CHECKING = False
@@ -67,19 +68,23 @@ def query_shape(query: str, schema: Any = None) -> QueryShape | None:
     """The shape of `query` (after any `EXPLAIN …` prefix), or None when sqlglot cannot parse it.
     `schema` is the tables' definitions, or a function giving them for the set of the query's
     table names (lower case), so that only those are read."""
-    import sqlglot
     from sqlglot import exp
     from sqlglot.dialects.mysql import MySQL
     from sqlglot.errors import SqlglotError
 
+    dialect = MySQL()
     try:
-        tokens = MySQL().tokenize(query)
-        first = next((t for t in tokens if t.token_type.name in _STATEMENTS), None)
+        tokens = dialect.tokenize(query)
+        first = next((k for k, token in enumerate(tokens) if token.token_type.name in _STATEMENTS), None)
         if first is None:
             return None
-        tree = sqlglot.parse_one(query[first.start :], read="mysql")
+        # The statement's own tokens, not those of the text from it on tokenized again.
+        parsed = dialect.parser().parse(tokens[first:], query)
     except SqlglotError:
         return None
+    if not parsed or parsed[0] is None:
+        return None
+    tree = exp.Block(expressions=parsed) if len(parsed) > 1 else parsed[0]
     if tree is None or type(tree).__name__ == "Command":
         return None
     shape = QueryShape()
@@ -92,7 +97,7 @@ def query_shape(query: str, schema: Any = None) -> QueryShape | None:
     if callable(schema):
         schema = schema({use.table.lower() for use in shape.tables.values()})
     shape.schema = schema
-    reader = _Reader(shape, schema)
+    reader = _Reader(shape, schema, tree)
     for select in tree.find_all(exp.Select, exp.Update, exp.Delete):
         reader.read_scope(select)
     reader.read_order(tree)
@@ -100,9 +105,46 @@ def query_shape(query: str, schema: Any = None) -> QueryShape | None:
 
 
 class _Reader:
-    def __init__(self, shape: QueryShape, schema: Any):
+    """Reads the conditions of a query's tree (or of a condition alone, without `tree`). The
+    SELECT, UPDATE or DELETE closest above each node of `tree` and the tables directly in each are
+    found once, so that a long condition costs no walk up or through the tree for each column."""
+
+    def __init__(self, shape: QueryShape, schema: Any, tree: Any = None):
         self.shape = shape
         self.schema = schema
+        self._scopes: dict[int, Any] = {}  # id(node) -> the scope closest above it (None at the top)
+        self._aliases: dict[int, list[str]] = {}  # id(scope) -> aliases of the tables directly in it
+        if tree is not None:
+            self._find_scopes(tree)
+
+    def _find_scopes(self, tree: Any) -> None:
+        from sqlglot import exp
+
+        stack: list[tuple[Any, Any]] = [(tree, None)]
+        while stack:
+            check_deadline()
+            node, scope = stack.pop()
+            self._scopes[id(node)] = scope
+            inner = node if isinstance(node, (exp.Select, exp.Update, exp.Delete)) else scope
+            stack.extend((child, inner) for child in node.iter_expressions())
+
+    def _scope_of(self, node: Any) -> Any:
+        """The SELECT, UPDATE or DELETE closest above `node`, or None."""
+        from sqlglot import exp
+
+        if id(node) in self._scopes:
+            return self._scopes[id(node)]
+        return node.find_ancestor(exp.Select, exp.Update, exp.Delete)
+
+    def _direct_aliases(self, scope: Any) -> list[str]:
+        """Aliases of the tables in the FROM and JOINs of `scope` (not of the scopes inside it)."""
+        from sqlglot import exp
+
+        if id(scope) not in self._aliases or not self._scopes:
+            self._aliases[id(scope)] = [
+                t.alias_or_name.lower() for t in scope.find_all(exp.Table) if t.name and self._scope_of(t) is scope
+            ]
+        return self._aliases[id(scope)]
 
     # Columns -----------------------------------------------------------------------------------
 
@@ -111,15 +153,10 @@ class _Reader:
         from sqlglot import exp
 
         aliases: list[str] = []
-        scope = node
+        scope = node if isinstance(node, (exp.Select, exp.Update, exp.Delete)) else self._scope_of(node)
         while scope is not None:
-            if isinstance(scope, (exp.Select, exp.Update, exp.Delete)):
-                for source in scope.find_all(exp.Table):
-                    if source.find_ancestor(exp.Select, exp.Update, exp.Delete) is scope and source.name:
-                        alias = source.alias_or_name.lower()
-                        if alias not in aliases:
-                            aliases.append(alias)
-            scope = scope.parent
+            aliases += [alias for alias in dict.fromkeys(self._direct_aliases(scope)) if alias not in aliases]
+            scope = self._scope_of(scope)
         return aliases
 
     def owner(self, column: Any) -> TableUse | None:
@@ -135,16 +172,8 @@ class _Reader:
         return self.shape.use(nearest[0]) if len(nearest) == 1 else None
 
     def _nearest_aliases(self, node: Any) -> list[str]:
-        from sqlglot import exp
-
-        scope = node.find_ancestor(exp.Select, exp.Update, exp.Delete)
-        if scope is None:
-            return []
-        return [
-            t.alias_or_name.lower()
-            for t in scope.find_all(exp.Table)
-            if t.name and t.find_ancestor(exp.Select, exp.Update, exp.Delete) is scope
-        ]
+        scope = self._scope_of(node)
+        return [] if scope is None else list(self._direct_aliases(scope))
 
     def _has_column(self, alias: str, name: str) -> bool:
         use = self.shape.use(alias)
@@ -161,7 +190,7 @@ class _Reader:
         from sqlglot import exp
 
         for column in scope.find_all(exp.Column):
-            if column.find_ancestor(exp.Select, exp.Update, exp.Delete) is scope:
+            if self._scope_of(column) is scope:
                 use = self.owner(column)
                 if use is not None:
                     use.note(use.read, column.name.lower())
@@ -335,13 +364,14 @@ class _Reader:
                 use.note(use.many, column.name.lower())
             return
         owners = {use.alias for part in parts if (use := self.owner(part.this)) is not None}
+        condition = node.sql(dialect="mysql")
         for part in parts:
             use = self.owner(part.this)
             if use is not None:
                 use.blockers.append(
                     Blocker(
                         part.this.name.lower(),
-                        node.sql(dialect="mysql"),
+                        condition,
                         "OR across different columns: no single index serves both sides",
                         "split it into a UNION of two SELECTs, one per condition, each served by its own index"
                         if len(owners) == 1

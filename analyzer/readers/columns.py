@@ -47,7 +47,8 @@ _MARK_RE = lazy_regex(
 )
 _MAX_HEADER = 400  # characters: a header holds at most 14 names
 _WORD_RE = lazy_regex(r"\S+")
-_RULE_RE = lazy_regex(r"\s*[-=+ ]*-[-=+ ]*$")  # dashes under a header
+# Dashes under a header: blanks, then `-`, `=`, `+` and spaces with a `-` among them, each taken once.
+_RULE_RE = lazy_regex(r"\s*+(?=[-=+ ]*-)[-=+ ]*+$")
 _SPACES_RE = lazy_regex(r" {2,}")
 _MAX_CONTINUED = 20  # continuation lines of one row (the manual wraps a cell over three)
 _LIST_COLUMNS = frozenset({"partitions", "possible_keys", "key", "key_len", "ref"})

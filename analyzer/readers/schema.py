@@ -9,7 +9,9 @@ A statement sqlglot cannot parse is reported in `Schema.problems`, never guessed
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
+from analyzer.deadline import check_deadline
 from analyzer.structs import dataclass, field
 
 TYPE_CHECKING = False
@@ -55,6 +57,7 @@ NUMBER_TYPES = frozenset(
 _CREATE_RE = re.compile(r"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?=[`\"\w])", re.IGNORECASE)
 _TABLE_NAME_RE = re.compile(r"(?:(?:`(?:[^`]|``)+`|\w+)\.)?(?:`((?:[^`]|``)+)`|(\w+))")
 _BOX_EDGE_RE = re.compile(r"^\s*\|\s?|\s?\|\s*$")
+_PARENTHESES_RE = re.compile(r"[()'\"`\\]")
 
 
 @dataclass
@@ -116,13 +119,27 @@ class Schema:
 
 def read_schema(text: str, wanted: set[str] | None = None) -> Schema:
     """Every table definition and index list found in `text`; with `wanted` (lower-case table
-    names), only theirs: the statements of other tables are not parsed."""
+    names), only theirs: the statements of other tables are not parsed, nor those of a table
+    defined again later in the text (the last definition sqlglot can read is the one kept)."""
     schema = Schema()
     lines = [_BOX_EDGE_RE.sub("", line) if line.lstrip().startswith("|") else line for line in text.splitlines()]
     plain = "\n".join(lines)
-    for statement in _create_statements(plain):
-        if wanted is None or _created_name(statement) in wanted:
-            _read_create(schema, statement)
+    read: list[Table | str] = []
+    for statement in reversed(_create_statements(plain)):
+        check_deadline()
+        name = _created_name(statement)
+        if (wanted is None or name in wanted) and name not in schema.tables:
+            found = _read_create(statement)
+            if isinstance(found, Table):
+                schema.tables[found.name.lower()] = found
+            if found is not None:
+                read.append(found)
+    schema.tables = {}
+    for found in reversed(read):
+        if isinstance(found, Table):
+            schema.tables[found.name.lower()] = found
+        else:
+            schema.problems.append(found)
     for row in _index_rows(text):
         if wanted is None or (row.get("table") or "").lower() in wanted:
             _add_index_row(schema, row)
@@ -140,8 +157,9 @@ def _create_statements(text: str) -> list[str]:
     """Each `CREATE TABLE … ( … ) options` in the text, cut at its balanced closing parenthesis
     and the end of that line (where a table box or `;` ends it)."""
     statements = []
+    closings = _Closings(text)
     for match in _CREATE_RE.finditer(text):
-        close = _closing_parenthesis(text, match.end())
+        close = closings.after(match.end())
         if close is None:
             continue
         end = text.find("\n", close)
@@ -151,29 +169,68 @@ def _create_statements(text: str) -> list[str]:
     return statements
 
 
-def _closing_parenthesis(text: str, start: int) -> int | None:
-    """Index of the parenthesis closing the first one at or after `start`, skipping quoted text."""
-    depth, quote, i = 0, "", start
-    while i < len(text):
-        char = text[i]
-        if quote:
-            if char == "\\" and quote != "`":
-                i += 1
-            elif char == quote:
-                quote = ""
-        elif char in "'\"`":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return None
+class _Closings:
+    """The index of the parenthesis closing the first one at or after a position, skipping quoted
+    text, for positions asked in increasing order. A position that an earlier scan of the text
+    went past outside quoted text needs no scan of its own: its parenthesis closes where that scan
+    first comes back to the depth it had there."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.scans: list[_Scan] = []
+
+    def after(self, start: int) -> int | None:
+        for scan in reversed(self.scans):
+            depth = scan.depth_at(start)
+            if depth is not None:
+                return scan.closing(depth, start)
+        self.scans.append(_Scan(self.text, start))
+        return self.scans[-1].closing(0, start)
 
 
-def _read_create(schema: Schema, statement: str) -> None:
+class _Scan:
+    """The parentheses and quotes from `start` to the end of `text`: after each of those signs,
+    whether quoted text is open and the depth of the parentheses; where each `)` brings it."""
+
+    def __init__(self, text: str, start: int) -> None:
+        self.signs: list[int] = []  # where the signs outside an escape are
+        self.depths: list[int | None] = []  # the depth after each, None inside quoted text
+        self.closes: dict[int, list[int]] = {}  # depth -> where a `)` brings it there
+        depth, quote, skip = 0, "", -1
+        for match in _PARENTHESES_RE.finditer(text, start):
+            check_deadline()
+            i, char = match.start(), match[0]
+            if i == skip:
+                continue  # escaped
+            if quote:
+                if char == "\\" and quote != "`":
+                    skip = i + 1
+                elif char == quote:
+                    quote = ""
+            elif char in "'\"`":
+                quote = char
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                self.closes.setdefault(depth, []).append(i)
+            self.signs.append(i)
+            self.depths.append(None if quote else depth)
+
+    def depth_at(self, start: int) -> int | None:
+        """The depth of the parentheses before `start`; None inside quoted text (or an escape)."""
+        at = bisect_left(self.signs, start)
+        return self.depths[at - 1] if at else 0
+
+    def closing(self, depth: int, start: int) -> int | None:
+        """The first `)` from `start` on that brings the depth back to `depth`."""
+        closes = self.closes.get(depth, [])
+        at = bisect_left(closes, start)
+        return closes[at] if at < len(closes) else None
+
+
+def _read_create(statement: str) -> Table | str | None:
+    """The table a CREATE TABLE statement defines, or the problem reading it; None for another statement."""
     import sqlglot
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
@@ -182,10 +239,9 @@ def _read_create(schema: Schema, statement: str) -> None:
         tree = sqlglot.parse_one(statement, read="mysql")
     except SqlglotError as exc:
         first = statement.splitlines()[0][:80]
-        schema.problems.append(f"could not read `{first}`: {str(exc).splitlines()[0][:120]}")
-        return
+        return f"could not read `{first}`: {str(exc).splitlines()[0][:120]}"
     if not isinstance(tree, exp.Create) or not isinstance(tree.this, exp.Schema):
-        return
+        return None
     target = tree.this.this
     table = Table(name=target.name, database=target.text("db") or None)
     for prop in tree.find_all(exp.CharacterSetProperty):
@@ -197,7 +253,7 @@ def _read_create(schema: Schema, statement: str) -> None:
             _add_column(table, item)
         else:
             _add_constraint(table, item)
-    schema.tables[table.name.lower()] = table
+    return table
 
 
 def _add_column(table: Table, item: Any) -> None:

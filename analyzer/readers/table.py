@@ -19,6 +19,7 @@ space beside them.
 from __future__ import annotations
 
 import itertools
+import operator
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import cached_property
@@ -700,12 +701,9 @@ def _borderless_wrapped_frame(
     pieces = _HeaderPieces(lines, start, end)
     scored = []
     for wrap in [*range(first_width, first_width + 9), None]:
-        header = pieces.unwrapped(wrap, mail_gap)
-        if header is None:
-            continue  # the spaces put back outweigh the text: not wrapped at this width
-        frame = _borderless_frame(header, indent)
-        if frame is None or not _aligned(header, 0, frame.seps):
-            continue  # a `|` without its spaces: the pieces were joined at the wrong width
+        frame = pieces.frame(wrap, indent, mail_gap)
+        if frame is None:
+            continue  # not wrapped at this width, or a `|` without its spaces: joined at the wrong width
         frame.wrap = wrap
         joins = _Joins()
         bad = 0
@@ -731,6 +729,57 @@ class _HeaderPieces:
         self.first_width = width(self.first.rstrip())
         # Without their trailing spaces; pieces of spaces lose them before the next piece anyway.
         self.pieces = [(piece, width(piece)) for line in self.rest if (piece := line.rstrip())]
+        widths = [piece_width for _, piece_width in self.pieces]
+        self.widest = max(widths, default=0)
+        self.narrowest = min(widths, default=1)
+        # Per piece, five times the width of the text up to its end less its own width (`frame`).
+        texts = itertools.accumulate(widths, initial=self.first_width)
+        next(texts)
+        self.limits = list(map(operator.sub, map((5).__mul__, texts), widths))
+        # The pieces holding a `|` (numbered from 1), with the columns of their `|` signs.
+        self.bars = [(n, _bar_columns(piece)) for n, (piece, _) in enumerate(self.pieces, 1) if "|" in piece]
+
+    def frame(self, wrap: int | None, indent: int, mail_gap: int = 1) -> _Frame | None:
+        """The frame of the header `unwrapped` at `wrap`; None where it was not wrapped at that
+        width, or a `|` in it lacks the spaces around it (the pieces were joined at the wrong width).
+
+        Where every piece of a terminal's cut fits in `wrap` columns, piece n starts at column
+        n * wrap: the frame comes from the pieces holding a `|`, without joining them all."""
+        first = self.first.rstrip()
+        if wrap is None or max(self.first_width, self.widest) > wrap or self.narrowest < 1 or indent >= len(first):
+            header = self.unwrapped(wrap, mail_gap)
+            if header is None:
+                return None
+            frame = _borderless_frame(header, indent)
+            return frame if frame is not None and _aligned(header, 0, frame.seps) else None
+        count = len(self.pieces)
+        # Too many spaces put back (`unwrapped`): after piece n, n * wrap + its width less the text
+        # so far is over four times the text and a wrap.
+        if any(map(operator.gt, range(-3 * wrap, (count - 3) * wrap, wrap), self.limits)):
+            return None
+        seps = _bar_columns(first) + [n * wrap + column for n, columns in self.bars for column in columns]
+        if not seps:
+            return None
+        last, last_width = self.pieces[-1] if count else (first, self.first_width)
+        end = count * wrap + last_width if count else last_width
+        if not _in_place(self._char_at(wrap), end, 0, seps):
+            return None
+        right_open = not last.endswith("|")
+        return _Frame(seps, None if right_open else end, None, left_open=first[indent] != "|", right_open=right_open)
+
+    def _char_at(self, wrap: int) -> Callable[[int], str | None]:
+        """The character at a column of the header unwrapped at `wrap`, every piece fitting in it
+        (None in the second column of a wide one)."""
+        first = (self.first.rstrip(), self.first_width)
+
+        def char_at(column: int) -> str | None:
+            n, at = divmod(column, wrap)
+            text, text_width = self.pieces[n - 1] if n else first
+            if at >= text_width:
+                return " "
+            return text[at] if text.isascii() else Columns(text).char(at)
+
+        return char_at
 
     def unwrapped(self, wrap: int | None, mail_gap: int = 1) -> str | None:
         """The header with its pieces put back. A terminal cut them at `wrap` columns and dropped

@@ -48,7 +48,8 @@ _QP_TRAILING_RE = lazy_regex(r"=(?:20|09)$", re.MULTILINE)
 _BACKSLASH_RE = lazy_regex(r"\\(.)")
 _BACKSLASH_CHARS = {"n": "\n", "t": "\t", "r": ""}
 # Table, vertical or batch output, once the escapes are gone.
-_ESCAPED_OUTPUT_RE = lazy_regex(r"(?m)^\s*(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
+# The blanks of one line only: `\s*` would run on over every empty line after each line start.
+_ESCAPED_OUTPUT_RE = lazy_regex(r"(?m)^[^\S\n]*(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
 _ENTITY_RE = lazy_regex(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
 # Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
@@ -78,7 +79,8 @@ SAMPLE = 200
 # A comment marker or list bullet at the start of a line, then one space (or the line's end).
 _GUTTER_RE = lazy_regex(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
-_FLAT_MARKER_RE = lazy_regex(r"(\*{5,} ?\d+\. row ?\*{5,})")
+# Tried from the first `*` of a run only, not again from each `*` of a long run.
+_FLAT_MARKER_RE = lazy_regex(r"((?<!\*)\*{5,} ?\d+\. row ?\*{5,})")
 # `possible_keys`, the longest label, has no padding: with the line breaks gone it sticks to the
 # value before it (`type: indexpossible_keys: NULL`), as the footer may (`Using index2 rows in set`).
 _FLAT_LABEL_RE = lazy_regex(

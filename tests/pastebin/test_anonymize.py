@@ -7,11 +7,12 @@ import re
 
 import pytest
 
-from analyzer import analyze
+from analyzer import ParseError, analyze
 from pastebin.anonymize import (
     AnonymizeError,
     Renamer,
     anonymize,
+    collect_qualified,
     collect_query,
     mask_literals,
     read_query,
@@ -252,3 +253,19 @@ def test_real_pastes_of_every_format_anonymize_without_leaks(client, name):
         assert re.fullmatch(r"(t|a)\d+|<.*>", row["table"] or "<none>"), row["table"]
     for old, new in zip(original["rows"], data["rows"], strict=True):
         assert (old.get("type"), old.get("rows")) == (new.get("type"), new.get("rows"))
+
+
+def test_anonymizing_has_the_analysis_time_budget():
+    text = explain_table()
+    analysis = analyze(text).to_dict()
+    with pytest.raises(ParseError) as info:
+        anonymize(text, analysis, deadline_ms=0)
+    assert info.value.too_complex
+    assert anonymize(text, analysis).explain
+
+
+def test_qualified_names_are_found_from_the_start_of_each_word():
+    renamer = Renamer()
+    renamer.add("table", "orders")
+    collect_qualified(renamer, "1orders.total, x.orders.id, " + "a" * 100_000 + " orders.day")
+    assert {"total", "day"} <= set(renamer.names)

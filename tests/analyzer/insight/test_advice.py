@@ -206,6 +206,30 @@ def test_only_the_query_s_tables_are_read_from_the_schema_and_a_huge_query_is_no
     assert advice_for(scan, "SELECT * FROM orders o WHERE o.customer_id = 42").advice
 
 
+def test_a_table_defined_again_keeps_its_last_readable_definition():
+    first, last = "CREATE TABLE t (a int, b int);", "CREATE TABLE t (c int);"
+    assert list(read_schema(first + "\n" + last).tables["t"].columns) == ["c"]
+    assert list(read_schema(first + "\n" + "CREATE TABLE t (c int ??? );").tables["t"].columns) == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    "noise",
+    ["CREATE TABLE t (" * 5000, "CREATE TABLE t ('" * 5000, "CREATE TABLE t (`" * 2000 + "`"],
+    ids=["unclosed", "each in the quotes of the one before", "in an open name"],
+)
+def test_statements_that_never_close_do_not_hide_a_later_one(noise):
+    # Each statement's parenthesis is found from one scan of the text, not a scan of the rest for each.
+    schema = read_schema(noise + "')\n" + "CREATE TABLE u (a int);", {"u"})
+    assert list(schema.tables["u"].columns) == ["a"]
+
+
+def test_a_long_condition_is_read_whole():
+    # Each column finds its SELECT without walking up the condition: 2,000 of them cost no time squared.
+    scan = plan(("o", "ALL", "NULL", "NULL", 60000, "Using where"))
+    query = "SELECT * FROM orders o WHERE " + " AND ".join(["o.customer_id = 42"] * 2000) + " AND o.status = 'x'"
+    assert advice_for(scan, query).advice
+
+
 def test_a_column_the_definition_lacks_is_never_put_in_a_statement():
     scan = plan(("o", "ALL", "NULL", "NULL", 60000, "Using where"))
     # `misspelt` is not a column of orders: the statement would fail, so there is none.
