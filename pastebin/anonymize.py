@@ -36,6 +36,8 @@ WORD_RE = re.compile(rf"`(?:[^`]|``)+`|{IDENTIFIER}")
 QUALIFIED_RE = re.compile(
     r"(?<![\w$\u0080-\U0010ffff])[0-9]*+([A-Za-z_$\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*+)\.(" + IDENTIFIER + ")"
 )
+# A longer query is refused: sqlglot reads it in one call, which the time budget cannot stop.
+MAX_QUERY_CHARS = 64 * 1024
 # A single-quoted string, for text the SQL tokenizer cannot read.
 QUOTED_STRING_RE = re.compile(r"'(?:[^'\\]|\\.|'')*'")
 # Values EXPLAIN prints in name-bearing cells without them being names.
@@ -334,13 +336,17 @@ def mask_literals(renamer: Renamer, text: str) -> str:
 
     Strings always; a number only where it is compared with something, so that the plan's own
     figures (`rows=10`, `cost=1.2`, `Limit: 10 row(s)`) stay. Read line by line with sqlglot's
-    tokenizer; a line it cannot read has its complete quoted strings replaced.
+    tokenizer; a line it cannot read has its complete quoted strings replaced. A line that comes
+    again is masked as it was the first time (a value keeps its placeholder), without reading it.
     """
-    masked = []
+    masked: dict[str, str] = {}
+    out = []
     for line in text.splitlines(keepends=True):
         check_deadline()
-        masked.append(_mask_line(renamer, line))
-    return "".join(masked)
+        if line not in masked:
+            masked[line] = _mask_line(renamer, line)
+        out.append(masked[line])
+    return "".join(out)
 
 
 def _mask_line(renamer: Renamer, line: str) -> str:
@@ -503,6 +509,11 @@ def anonymize(
 
 def _anonymize(text: str, analysis: dict[str, Any], query: str | None) -> Anonymized:
     query = query or analysis.get("query") or None
+    if query and len(query) > MAX_QUERY_CHARS:
+        raise AnonymizeError(
+            f"the query is longer than {MAX_QUERY_CHARS // 1024} KiB, more than its names can be read in time "
+            "(remove or shorten it)"
+        )
     renamer = Renamer()
     read = read_query(query) if query else None
     if read is not None:

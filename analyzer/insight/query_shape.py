@@ -80,7 +80,7 @@ def query_shape(query: str, schema: Any = None) -> QueryShape | None:
             return None
         # The statement's own tokens, not those of the text from it on tokenized again.
         parsed = dialect.parser().parse(tokens[first:], query)
-    except SqlglotError:
+    except (SqlglotError, RecursionError):  # a query nested deeper than sqlglot's recursion reaches
         return None
     if not parsed or parsed[0] is None:
         return None
@@ -448,7 +448,7 @@ def add_plan_condition(shape: QueryShape, use: TableUse, condition: str, schema:
 
     try:
         tree = sqlglot.parse_one(condition, read="mysql")
-    except SqlglotError:
+    except (SqlglotError, RecursionError):
         return
     reader = _ConditionReader(shape, schema, use)
     for part in _conjuncts(tree):

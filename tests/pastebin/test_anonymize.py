@@ -264,6 +264,13 @@ def test_anonymizing_has_the_analysis_time_budget():
     assert anonymize(text, analysis).explain
 
 
+def test_a_query_over_64_kib_is_not_anonymized_but_refused_at_once():
+    text = explain_table()
+    query = "SELECT a FROM t1 WHERE " + " AND ".join(f"b{n} = {n}" for n in range(8000))
+    with pytest.raises(AnonymizeError, match="longer than 64 KiB"):
+        anonymize(text, analyze(text).to_dict(), query)
+
+
 def test_qualified_names_are_found_from_the_start_of_each_word():
     renamer = Renamer()
     renamer.add("table", "orders")

@@ -235,3 +235,9 @@ def test_a_column_the_definition_lacks_is_never_put_in_a_statement():
     # `misspelt` is not a column of orders: the statement would fail, so there is none.
     assert advice_for(scan, "SELECT * FROM orders o WHERE o.misspelt = 42").advice == []
     assert advice_for(scan, "SELECT * FROM orders o WHERE o.misspelt = 42", schema=None).advice  # unchecked, said so
+
+
+def test_a_query_nested_deeper_than_the_parser_reaches_has_no_shape():
+    from analyzer.insight.query_shape import query_shape
+
+    assert query_shape("SELECT a FROM t WHERE " + "(" * 20_000 + "a = 1" + ")" * 20_000) is None
