@@ -6,7 +6,7 @@ deep indentation, …, and the shapes once found to take seconds to minutes: hea
 without borders glued onto every later line, boxed JSON with a wide character in its borders,
 a long line followed by short ones, wrapped rows of CJK text), times `analyze()` on each (the best
 of a few runs, in CPU time of the process, since the machine is shared), then index advice on a
-small plan with a pathological query (64 KiB, the most advice reads) or tables' definitions
+small plan with a pathological query (32 KiB, the most advice reads) or tables' definitions
 (256 KiB of `SHOW CREATE TABLE` or `SHOW INDEX` output), the query and paste highlighters on text
 just under their limits, the raw paste marked by its lines' spans (as many as a page marks) and
 the anonymization of a paste with a long query, and prints them slowest first. Anything over the limit (default 1 s) is
@@ -280,7 +280,7 @@ def cases() -> dict[str, Callable[[], str]]:
 
 
 SCHEMA_BUDGET = 256 * 1024 - 64  # the schema's size limit (SCHEMA_MAX_BYTES)
-QUERY_BUDGET = 64 * 1024 - 64  # the longest query advice reads (MAX_QUERY_CHARS)
+QUERY_BUDGET = 32 * 1024 - 64  # the longest query advice reads (MAX_QUERY_CHARS)
 # A plan reading 50,000 rows of `t1` in full, and its query: advice reads the query and the schema of `t1`.
 SCANNED = TABLE.replace("|   10 | NULL  |", "|50000 | NULL  |")
 QUERY = "SELECT * FROM t1 WHERE a = 1"
@@ -306,11 +306,11 @@ def insight_cases() -> dict[str, Callable[[], dict[str, str]]]:
         "256 KiB of 'Table:' and blanks": fill("Table:" + " " * 60, SCHEMA_BUDGET),
     }
     queries = {
-        "64 KiB of AND": fill("a = 1 AND ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="b = 2"),
-        "64 KiB of OR": fill("a = 1 OR ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="b = 2"),
-        "64 KiB IN list": fill("1, ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE a IN (", tail="2)"),
-        "64 KiB of joins": fill("JOIN t1 AS b ON b.a = t1.a ", QUERY_BUDGET, head="SELECT * FROM t1 ", tail="WHERE t1.a = 1"),
-        "64 KiB of nested parentheses": fill("(", QUERY_BUDGET // 2, head="SELECT * FROM t1 WHERE ", tail="a = 1")
+        "32 KiB of AND": fill("a = 1 AND ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="b = 2"),
+        "32 KiB of OR": fill("a = 1 OR ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="b = 2"),
+        "32 KiB IN list": fill("1, ", QUERY_BUDGET, head="SELECT * FROM t1 WHERE a IN (", tail="2)"),
+        "32 KiB of joins": fill("JOIN t1 AS b ON b.a = t1.a ", QUERY_BUDGET, head="SELECT * FROM t1 ", tail="WHERE t1.a = 1"),
+        "32 KiB of nested parentheses": fill("(", QUERY_BUDGET // 2, head="SELECT * FROM t1 WHERE ", tail="a = 1")
         + ")" * (QUERY_BUDGET // 2 - 64),
     }
     found = {f"schema: {k}": (lambda v=v: {"text": SCANNED, "query": QUERY, "schema": v}) for k, v in schemas.items()}
@@ -326,7 +326,7 @@ def anonymize_cases() -> dict[str, tuple[int, Callable[[], float]]]:
     table = fill(ROW, head=BORDER + HEADER + BORDER, tail=BORDER)
     conditions = "a = 'x' AND "
     pastes = {
-        "1 MiB of tree lines, 64 KiB query": (tree, fill(conditions, QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="1")),
+        "1 MiB of tree lines, 32 KiB query": (tree, fill(conditions, QUERY_BUDGET, head="SELECT * FROM t1 WHERE ", tail="1")),
         "1 MiB table, 1 MiB query": (table, fill(conditions, head="SELECT * FROM t1 WHERE ", tail="1")),
         "tree line with a word of 1 MiB": (fill("a", head="-> Filter: (t1.", tail=" = 1)  (cost=1 rows=1)\n"), QUERY),
     }

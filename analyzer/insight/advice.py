@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-MAX_QUERY_CHARS = 64 * 1024  # a longer query is not read for advice (parsing is not bounded by the deadline)
+MAX_QUERY_CHARS = 32 * 1024  # a longer query is not read for advice (parsing is not bounded by the deadline)
 MIN_ROWS = 1_000  # a table access reading fewer rows than this is not worth an index
 MAX_KEY_BYTES = 3072  # InnoDB's limit for a whole key (DYNAMIC and COMPRESSED row formats)
 MAX_PART_BYTES_COMPACT = 767  # … and for one key part in the COMPACT and REDUNDANT row formats
@@ -59,6 +59,7 @@ def advise(plan: Plan, query: str | None, schema_text: str | None = None) -> tup
     from analyzer.readers.schema import read_schema
 
     if len(query) > MAX_QUERY_CHARS:
+        plan.notices.append(f"No index advice: the query is longer than {MAX_QUERY_CHARS // 1024} KiB, too long to read in time.")
         return [], []
     shape = query_shape(query, (lambda names: read_schema(schema_text, names)) if schema_text else None)
     if shape is None:

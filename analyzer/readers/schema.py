@@ -117,6 +117,9 @@ class Schema:
         return self.tables.get(name.lower())
 
 
+MAX_STATEMENT_CHARS = 64 * 1024
+
+
 def read_schema(text: str, wanted: set[str] | None = None) -> Schema:
     """Every table definition and index list found in `text`; with `wanted` (lower-case table
     names), only theirs: the statements of other tables are not parsed, nor those of a table
@@ -235,6 +238,8 @@ def _read_create(statement: str) -> Table | str | None:
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
 
+    if len(statement) > MAX_STATEMENT_CHARS:  # sqlglot reads it in one call, which the deadline cannot stop
+        return f"`{statement.splitlines()[0][:80]}` is longer than {MAX_STATEMENT_CHARS // 1024} KiB, too long to read in time"
     try:
         tree = sqlglot.parse_one(statement, read="mysql")
     except SqlglotError as exc:
