@@ -61,6 +61,21 @@ def check_storable(value: str) -> None:
 
 def run_analysis(text: str, query: str | None, schema: str | None = None) -> analyzer.Analysis:
     """`analyzer.analyze` with the site's size limit and time budget, its `ParseError` turned into `SaveError`."""
+    check_input(text, query, schema)
+    try:
+        return analyzer.analyze(
+            text,
+            query=query,
+            max_bytes=settings.EXPLAIN_MAX_BYTES,
+            deadline_ms=settings.EXPLAIN_DEADLINE_MS,
+            schema=schema or None,
+        )
+    except analyzer.ParseError as exc:
+        raise SaveError(exc.message, too_large=exc.too_large, too_complex=exc.too_complex) from exc
+
+
+def check_input(text: str, query: str | None, schema: str | None) -> None:
+    """Refuse what cannot be stored (NUL, lone surrogates) and a query or schema over its limit."""
     check_storable(text)
     if query:
         check_storable(query)
@@ -74,21 +89,13 @@ def run_analysis(text: str, query: str | None, schema: str | None = None) -> ana
             raise SaveError(
                 f"The schema is larger than the limit of {settings.SCHEMA_MAX_BYTES} bytes.", too_large=True
             )
-    try:
-        return analyzer.analyze(
-            text,
-            query=query,
-            max_bytes=settings.EXPLAIN_MAX_BYTES,
-            deadline_ms=settings.EXPLAIN_DEADLINE_MS,
-            schema=schema or None,
-        )
-    except analyzer.ParseError as exc:
-        raise SaveError(exc.message, too_large=exc.too_large, too_complex=exc.too_complex) from exc
 
 
 def analysis_data(text: str, query: str | None, schema: str | None = None) -> dict:
     """`run_analysis(…).to_dict()`, read back from the analyze API's recent answers when this
-    process analyzed the same input lately (a fresh copy each time), else kept there."""
+    process analyzed the same input lately (a fresh copy each time), else kept there. The input is
+    checked first either way: the analyze API answers pastes that cannot be stored."""
+    check_input(text, query, schema)
     key = answers.json_key(text, query, schema)
     kept = answers.answers.get(key)
     if kept is not None:

@@ -54,3 +54,11 @@ def test_a_save_after_the_analyze_api_reuses_its_answer(client, analyses, monkey
     explain = saving.save_explain(explain_table()).explain
     assert len(api_runs) == 1 and analyses == []
     assert explain.analysis == answer.json()
+
+
+def test_a_paste_the_analyze_api_answered_is_still_checked_before_it_is_stored(client):
+    paste = explain_table() + "\x00"
+    assert client.post("/api/v1/analyze/", paste, content_type="text/plain").status_code == 200
+    with pytest.raises(saving.SaveError, match="NUL"):
+        saving.save_explain(paste)
+    assert not Explain.objects.exists()
