@@ -189,7 +189,7 @@ MANAGE_RATE = os.environ.get("MANAGE_RATE", "").strip() or "30/minute"
 def caches(url: str) -> dict:
     """Django's CACHES for CACHE_URL: `locmem://` (the default: each worker process keeps its own,
     nothing to install) or `redis://[:password@]host:port/db` (`rediss://` for TLS), one cache that
-    every worker on every app server shares. The rate-limit counters must be shared by all workers:
+    every worker on every app server shares. The rate limits' state must be shared by all workers:
     in Redis with a Redis cache, else in the database (a table the pastebin migrations create)."""
     scheme = url.split("://", 1)[0].lower()
     if scheme in ("redis", "rediss"):
@@ -203,7 +203,7 @@ def caches(url: str) -> dict:
         raise ValueError(f"CACHE_URL: unknown cache {scheme!r}; use locmem:// or redis://host:port/db")
     return {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}},
-        "throttle": {"BACKEND": "config.throttle_cache.CountsDatabaseCache", "LOCATION": "pastebin_throttle_cache"},
+        "throttle": {"BACKEND": "config.throttle_cache.ThrottleDatabaseCache", "LOCATION": "pastebin_throttle_cache"},
     }
 
 

@@ -7,7 +7,7 @@ than the period less one step ahead. N requests may so come at once, then one pe
 refused client is told exactly when the next one fits, never later than one period.
 
 Checking and moving the time is one atomic operation: one statement in the database
-(`CountsDatabaseCache`, Django's database cache, whose table the pastebin migrations create:
+(`ThrottleDatabaseCache`, Django's database cache, whose table the pastebin migrations create:
 an upsert that writes only when the request fits, and returns the row only then), one script in
 Redis. Expired rows are deleted every CULL_EVERY requests per process. The times are stored as
 plain numbers, not pickled, so only these functions read them.
@@ -35,7 +35,7 @@ return ''
 """
 
 
-class CountsDatabaseCache(DatabaseCache):
+class ThrottleDatabaseCache(DatabaseCache):
     """Django's database cache, plus `take`, one statement per request let through."""
 
     def __init__(self, table: str, params: dict) -> None:
@@ -72,7 +72,7 @@ def take(cache: BaseCache, key: str, limit: int, period: int, now: float) -> flo
     fits (and nothing changes)."""
     step = period / limit
     ahead = period - step
-    if isinstance(cache, CountsDatabaseCache):
+    if isinstance(cache, ThrottleDatabaseCache):
         return cache.take(key, now, step, ahead, 2 * period)
     if isinstance(cache, RedisCache):
         client = cache._cache.get_client(key, write=True)

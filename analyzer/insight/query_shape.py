@@ -458,19 +458,17 @@ def add_plan_condition(shape: QueryShape, use: TableUse, condition: str, schema:
 def _conjuncts(node: Any) -> list[Any]:
     from sqlglot import exp
 
-    parts, stack = [], [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, exp.Paren):
-            stack.append(item.this)
-        elif isinstance(item, exp.And):
-            stack.extend([item.expression, item.this])
-        else:
-            parts.append(item)
-    return parts
+    return _operands(node, exp.And)
 
 
 def _disjuncts(node: Any) -> list[Any]:
+    from sqlglot import exp
+
+    return _operands(node, exp.Or)
+
+
+def _operands(node: Any, operator: Any) -> list[Any]:
+    """The operands of a chain of `operator` (And or Or) in `node`, parentheses dropped, left to right."""
     from sqlglot import exp
 
     parts, stack = [], [node]
@@ -478,7 +476,7 @@ def _disjuncts(node: Any) -> list[Any]:
         item = stack.pop()
         if isinstance(item, exp.Paren):
             stack.append(item.this)
-        elif isinstance(item, exp.Or):
+        elif isinstance(item, operator):
             stack.extend([item.expression, item.this])
         else:
             parts.append(item)
