@@ -176,6 +176,9 @@ EXPLAIN_DEADLINE_MS = env_int("EXPLAIN_DEADLINE_MS", DEFAULT_DEADLINE_MS)
 SCHEMA_MAX_BYTES = env_int("SCHEMA_MAX_BYTES", 256 * 1024)
 # The analyze API's recent answers kept per worker process, in bytes (analyzer/web/answers.py; 0: none).
 ANALYZE_CACHE_BYTES = env_int("ANALYZE_CACHE_BYTES", 16 * 1024 * 1024)
+# The rows of live explains each worker process remembers between reads, in bytes, on PostgreSQL
+# (pastebin/live.py: they are forgotten when PostgreSQL announces a change; 0: every request reads).
+LIVE_MEMO_BYTES = env_int("LIVE_MEMO_BYTES", 16 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 2 * EXPLAIN_MAX_BYTES + 3 * SCHEMA_MAX_BYTES + 256 * 1024
 
 # Rates per client IP, in DRF's syntax (N/second|minute|hour|day): saving explains (API and home

@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from config import prepared
-from pastebin import clock
+from pastebin import clock, live
 from pastebin.models import DeletedSlug, Explain
 
 TOMBSTONE_MESSAGES = {
@@ -66,12 +66,18 @@ def get_live_explain(slug: str, defer: tuple[str, ...] = ()) -> Explain:
 
 def live_raw_text(slug: str) -> str | None:
     """The paste of a live explain, or None (never existed, or gone). The raw view's one read, in
-    plain SQL, prepared (config/prepared.py): building it with the ORM costs more than running it."""
-    found = prepared.rows(
-        "SELECT raw_explain FROM pastebin_explain WHERE slug = %s AND NOT hidden "
-        "AND (expires_at IS NULL OR expires_at > %s)",
-        [slug, clock.now()],
-    )
+    plain SQL, prepared (config/prepared.py): building it with the ORM costs more than running it;
+    remembered by the worker process until it changes or expires (pastebin/live.py)."""
+
+    def read() -> live.Rows | None:
+        found = prepared.rows(
+            "SELECT raw_explain, expires_at FROM pastebin_explain WHERE slug = %s AND NOT hidden "
+            "AND (expires_at IS NULL OR expires_at > %s)",
+            [slug, clock.now()],
+        )
+        return live.Rows(found, _aware(found[0][1]), len(found[0][0]) + 100) if found else None
+
+    found = live.rows("raw", slug, read)
     return found[0][0] if found else None
 
 
@@ -89,7 +95,7 @@ _PAGE_FIELDS = (
     "updated_at",
 )
 _PAGE_SQL = (
-    "SELECT {explain}, o.slug, o.title, n.slug, n.title, n.created_at"
+    "SELECT {explain}, o.slug, o.title, n.slug, n.title, n.created_at, n.expires_at"
     " FROM pastebin_explain e"
     " LEFT JOIN pastebin_explain o ON o.slug = e.improves_on_id"
     " LEFT JOIN pastebin_explain n ON n.improves_on_id = e.slug AND NOT n.hidden"
@@ -116,8 +122,17 @@ def page_explain(slug: str) -> tuple[Explain, list[Explain]] | None:
     """The explain of a permalink page (live or not: see `gone_reason`), with the explain it
     improves on and the live explains that improve on it, newest first; None when there is no
     such explain. One query, written in SQL and prepared (config/prepared.py): building it with the
-    ORM costs more than running it."""
-    rows = prepared.rows(_PAGE_SQL, [clock.now(), slug])
+    ORM costs more than running it. The rows of a live explain are remembered by the worker process
+    until it or what its page shows changes or expires (pastebin/live.py)."""
+    now = clock.now()
+    read: list[tuple] = []
+
+    def read_live() -> live.Rows | None:
+        read.extend(prepared.rows(_PAGE_SQL, [now, slug]))
+        return _live_page_rows(read, now)
+
+    found = live.rows("page", slug, read_live)
+    rows = read if found is None else found  # not live: what was read says why
     if not rows:
         return None
     count = len(_PAGE_FIELDS)
@@ -129,7 +144,19 @@ def page_explain(slug: str) -> tuple[Explain, list[Explain]] | None:
     explain.improves_on = _explain(("slug", "title"), [older_slug, older_title]) if older_slug is not None else None
     improvements = [
         _explain(("slug", "title", "created_at"), [newer_slug, title, _aware(created)])
-        for *_, newer_slug, title, created in rows
+        for *_, newer_slug, title, created, _expires in rows
         if newer_slug is not None
     ]
     return explain, improvements
+
+
+def _live_page_rows(rows: list[tuple], now: datetime) -> live.Rows | None:
+    """The page's rows to remember, with the first time they stop being true (the explain or an
+    improvement expires); None when the explain is not live (its page says why, read anew)."""
+    if not rows or rows[0][_PAGE_FIELDS.index("hidden")]:
+        return None
+    expiries = [_aware(rows[0][_PAGE_FIELDS.index("expires_at")]), *(_aware(row[-1]) for row in rows)]
+    until = min((moment for moment in expiries if moment is not None), default=None)
+    if until is not None and until <= now:
+        return None
+    return live.Rows(rows, until, 400 + sum(len(str(value)) for row in rows for value in row))

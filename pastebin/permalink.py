@@ -33,6 +33,7 @@ from redis.exceptions import RedisError
 
 from analyzer.wording import plural
 from config.unavailable import failures
+from pastebin import live
 from pastebin.models import Explain
 
 T = TypeVar("T")
@@ -167,7 +168,9 @@ def describe_analysis(analysis: dict) -> str:
 
 
 def forget(slug: str, parser_version: str) -> None:
-    """Drop the cached section, summary and parts of a deleted or changed explain."""
+    """Drop the cached section, summary and parts of a deleted or changed explain, and what this
+    process remembers of explains (other processes hear of the change from PostgreSQL)."""
+    live.forget_all()
     try:
         keys = [cache_key(slug, parser_version), summary_key(slug, parser_version)]
         cache.delete_many(keys + [part_key(slug, parser_version, name) for name in PARTS])

@@ -72,6 +72,17 @@ def _plain_static_storage(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_live_memo(settings):
+    """Nothing is remembered of saved explains between requests (pastebin/live.py): a test's
+    changes are rolled back, never committed, so PostgreSQL never announces them. The tests of
+    the memory itself turn it on, in transactions that commit."""
+    from pastebin.live import memo
+
+    settings.LIVE_MEMO_BYTES = 0
+    memo.forget(None)
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Every test starts with an empty default cache (cached permalink sections, among others) and
     no kept answers of the analyze API."""

@@ -1,0 +1,51 @@
+"""PostgreSQL: every change to saved explains is announced on the channel `explain_changes`, so
+each worker process can forget what it remembered of them (pastebin/live.py).
+
+- After every UPDATE, DELETE or TRUNCATE statement on the table, whatever ran it (the site, the
+  admin, a bulk update, the purge, raw SQL), one notice with an empty payload: forget everything.
+  A statement-level trigger costs a statement once, not once per row.
+- After each INSERT of an explain that improves on another, a notice naming the one it improves
+  on, whose page lists it. Other inserts change no page that was shown.
+
+PostgreSQL sends a notice when its transaction commits, never for one rolled back. Nothing
+happens on SQLite, where nothing is remembered.
+"""
+
+from django.db import migrations
+
+CHANNEL = "explain_changes"
+CREATE = f"""
+CREATE OR REPLACE FUNCTION pastebin_explain_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_LEVEL = 'STATEMENT' THEN
+        PERFORM pg_notify('{CHANNEL}', '');
+    ELSE
+        PERFORM pg_notify('{CHANNEL}', NEW.improves_on_id);
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER pastebin_explain_changed AFTER UPDATE OR DELETE OR TRUNCATE ON pastebin_explain
+    FOR EACH STATEMENT EXECUTE FUNCTION pastebin_explain_changed();
+CREATE OR REPLACE TRIGGER pastebin_explain_improvement AFTER INSERT ON pastebin_explain
+    FOR EACH ROW WHEN (NEW.improves_on_id IS NOT NULL) EXECUTE FUNCTION pastebin_explain_changed();
+"""
+DROP = """
+DROP TRIGGER IF EXISTS pastebin_explain_improvement ON pastebin_explain;
+DROP TRIGGER IF EXISTS pastebin_explain_changed ON pastebin_explain;
+DROP FUNCTION IF EXISTS pastebin_explain_changed();
+"""
+
+
+def on_postgresql(sql: str):
+    def run(apps, schema_editor):
+        if schema_editor.connection.vendor == "postgresql":
+            schema_editor.execute(sql)
+
+    return run
+
+
+class Migration(migrations.Migration):
+    dependencies = [("pastebin", "0012_analysis_lz4")]
+
+    operations = [migrations.RunPython(on_postgresql(CREATE), on_postgresql(DROP))]
