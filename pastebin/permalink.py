@@ -3,12 +3,15 @@
 A saved explain's analysis never changes until it is analyzed again (a new parser version), so
 its analysis section (`analyzer/_analysis.html`, the costly part of the page) is rendered once per
 (explain, parser version, template version) and kept in Django's default cache. The rest of the
-page (title, dates, the forms with their CSRF token, the visitor's delete token) is small and
-rendered on every request around it. Whether the explain is still live is read from the
-database on every request, so a deleted, hidden or expired explain is never served from the cache.
+page (title, dates, the creator's delete token and buttons for a visitor with a session) is small
+and rendered around it. Whether the explain is still live is read from the database, or from what
+the worker process remembers of live explains (pastebin/live.py), on every request, so a deleted,
+hidden or expired explain is never served from the cache.
 
-The page's ETag stands for everything the page is made of, so a browser or proxy revalidating it
-gets a 304 without any rendering.
+For a visitor without a session the whole page is kept, as it is and gzipped: it holds no secret,
+since the one form with a CSRF token ("This was read wrong") is loaded on its own when opened. Its
+ETag stands for everything the page is made of, so a browser revalidating it gets a 304 without
+any rendering.
 
 The collapsed parts of the analysis (the clean copies and the highlighted paste, half of a plan's
 page) are not in the page: opening one loads it (htmx) from its own URL (`part_urls`), rendered
@@ -18,14 +21,18 @@ with the same liveness check.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -37,6 +44,7 @@ from pastebin import live
 from pastebin.models import Explain
 
 T = TypeVar("T")
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 # A day: enough to serve a popular explain from memory, short enough for the cache to forget the rest.
 CACHE_SECONDS = 24 * 3600
 # Everything the analysis section is rendered from, besides the explain itself.
@@ -108,16 +116,28 @@ def part(explain: Explain, name: str) -> SafeString:
     return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
 
 
-# Stands in the cached page for the visitor's CSRF token (HTML-escaping makes it impossible in a
-# paste's text, which is never shown unescaped).
-TOKEN_SLOT = mark_safe("<!--csrf-token-->")  # noqa: S308 - a constant
+@dataclass(frozen=True)
+class Page:
+    """A whole page as UTF-8, and gzipped."""
+
+    body: bytes
+    gzipped: bytes
 
 
-def page(key: str, render: Callable[[SafeString], str], token: str) -> str:
-    """The whole page of a visitor without a session: rendered once by `render` (given the
-    token's placeholder), cached under `key`, and given this visitor's CSRF `token`."""
-    html: str = _cached(key, lambda: render(TOKEN_SLOT))
-    return html.replace(TOKEN_SLOT, token)
+def page(key: str, render: Callable[[], str]) -> Page:
+    """The whole page of a visitor without a session: rendered once by `render` and gzipped once
+    (it holds no secret: see config/compression.py), cached under `key`."""
+
+    def build() -> Page:
+        body = render().encode()
+        return Page(body, gzip.compress(body, compresslevel=6, mtime=0))
+
+    return _cached(key, build)
+
+
+def accepts_gzip(request: HttpRequest) -> bool:
+    """Whether the client takes a gzipped answer, as Django's GZipMiddleware decides it."""
+    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
 
 
 def _cached(key: str, build: Callable[[], T]) -> T:

@@ -20,7 +20,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import parse_etags, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
-from django.utils.safestring import SafeString
 from django.utils.timesince import timeuntil
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
@@ -30,7 +29,6 @@ from analyzer.insight.compare import compare as compare_analyses
 from analyzer.render.icicle import profile_document
 from analyzer.render.view import MAX_SHOWN_ROWS
 from analyzer.web.views import is_htmx, svg_download
-from config.csrf import get_token
 from pastebin import clock, expiry, lookup, permalink
 from pastebin.examples import EXAMPLE, example_text
 from pastebin.forms import EditForm, ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
@@ -175,7 +173,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
 @require_safe
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The permalink page. Its analysis section comes from the cache (pastebin/permalink.py), and
-    for a visitor without a session the whole page does, ETag and 304 included."""
+    for a visitor without a session the whole page does, gzipped or not, ETag and 304 included."""
     found = lookup.page_explain(slug)
     reason = lookup.gone_reason(found and found[0], slug)
     if reason:
@@ -186,16 +184,21 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
     if _has_visitor_state(request):
         return _personal_page(request, explain, improvements)
     shown = _page_parts(request, explain, improvements)
-    token = get_token(request)  # the visitor's CSRF secret, new or from its cookie, masked
-    tag = permalink.etag(*shown, request.META["CSRF_COOKIE"])
+    gzipped = permalink.accepts_gzip(request)
+    tag = permalink.etag(*shown, gzipped)
     if tag in parse_etags(request.headers.get("If-None-Match", "")):
-        return _revalidated(HttpResponseNotModified(), tag, explain, improvements)
+        response: HttpResponse = HttpResponseNotModified()
+    else:
 
-    def render_page(slot: SafeString) -> str:
-        return render_to_string("pastebin/detail.html", _detail_context(request, explain, improvements, csrf_token=slot), request)
+        def render_page() -> str:
+            return render_to_string("pastebin/detail.html", _detail_context(request, explain, improvements), request)
 
-    html = permalink.page(f"page:{permalink.etag(*shown)}", render_page, token)
-    return _revalidated(HttpResponse(html), tag, explain, improvements)
+        page = permalink.page(f"page:{permalink.etag(*shown)}", render_page)
+        response = HttpResponse(page.gzipped if gzipped else page.body)
+        if gzipped:
+            response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return _revalidated(response, tag, explain, improvements)
 
 
 def _personal_page(request: HttpRequest, explain: Explain, improvements: list[Explain]) -> HttpResponse:
@@ -223,6 +226,7 @@ def _detail_context(request: HttpRequest, explain: Explain, improvements: list[E
         "paste_format": paste_format,
         "improvements": improvements,
         "permalink": request.build_absolute_uri(explain.get_absolute_url()),
+        "misread_url": reverse("pastebin:misread-saved", args=[explain.slug]),
         **extra,
     }
 
@@ -233,8 +237,8 @@ def _has_visitor_state(request: HttpRequest) -> bool:
 
 
 def _page_parts(request: HttpRequest, explain: Explain, improvements: list[Explain]) -> tuple:
-    """Everything a session-less visitor's page is made of, but the CSRF token: the explain and its
-    versions, what is shown around it (the relative expiry, the improvements) and the site's address."""
+    """Everything a session-less visitor's page is made of: the explain and its versions, what is
+    shown around it (the relative expiry, the improvements) and the site's address."""
     improves_on = explain.improves_on
     return (
         permalink.TEMPLATE_VERSION,
@@ -253,8 +257,8 @@ def _page_parts(request: HttpRequest, explain: Explain, improvements: list[Expla
 
 
 def _revalidated(response: HttpResponse, tag: str | None, explain: Explain, improvements: list[Explain]) -> HttpResponse:
-    """Caching headers of a permalink page: every visitor's copy carries its own CSRF token, so no
-    shared cache may keep it, and a browser revalidates it on every visit."""
+    """Caching headers of a permalink page: only a browser may keep it (the explain is unlisted unless
+    made public), and it revalidates it on every visit (the explain may be deleted any time)."""
     patch_cache_control(response, private=True, no_cache=True)
     if tag is not None:
         response["ETag"] = tag
@@ -418,7 +422,7 @@ def _token_error(token: str | None) -> str:
 
 
 def _private(response: HttpResponse) -> HttpResponse:
-    """Pages with the creator's forms: never kept by any cache."""
+    """Pages with the creator's forms, or with a form's CSRF token: never kept by any cache."""
     patch_cache_control(response, private=True, no_store=True)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
@@ -524,13 +528,20 @@ MISREAD_THANKS = "Thank you: the paste was sent to the maintainers, who will loo
 
 
 @noindex
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def misread_saved(request: HttpRequest, slug: str) -> HttpResponse:
-    """The "This was read wrong" form under a permalink's analysis: report the saved paste."""
+    """The "This was read wrong" form of a saved explain: sent alone to htmx, which puts it in the
+    permalink when its section is opened, or on a page of its own (GET); the report it files (POST)."""
     found = _live_or_gone(request, slug)
     if isinstance(found, HttpResponse):
         return found
-    return _file_misread(request, MisreadForm(request.POST), found)
+    if request.method == "POST":
+        return _file_misread(request, MisreadForm(request.POST), found)
+    context = {"misread_form": MisreadForm(), "explain": found, "opened": True}
+    template = "pastebin/_misread_fields.html" if is_htmx(request) else "pastebin/misread.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return _private(response)
 
 
 @noindex

@@ -38,17 +38,38 @@ def hidden_paste(form) -> str | None:
 # --- the form under every analysis ---------------------------------------------------------------
 
 
-def test_the_permalink_page_has_the_form_for_its_saved_paste(client, create):
+def test_the_permalink_page_loads_the_form_for_its_saved_paste_when_opened(client, create):
     slug = create()["slug"]
-    page = client.get(f"/e/{slug}/")
-    form = misread_form(page.content)
+    page = parse(client.get(f"/e/{slug}/").content)
+    section = page.find_all("section", cls="misread")[0]
+    assert not section.find_all("form") and b"csrfmiddlewaretoken" not in client.get(f"/e/{slug}/").content
+    details = section.find_all("details")[0]
+    assert details.attrs["hx-get"] == f"/e/{slug}/misread/" and details.attrs["hx-trigger"] == "toggle once"
+    assert details.find_all("summary")[0].text == "This was read wrong"
+    assert details.find_all("a")[0].attrs["href"] == f"/e/{slug}/misread/"  # without JavaScript
+    fragment = client.get(f"/e/{slug}/misread/", HTTP_HX_REQUEST="true")
+    assert "no-store" in fragment["Cache-Control"]
+    form = misread_form(fragment.content)
+    assert b"<html" not in fragment.content
     assert form.attrs["method"] == "post"
     assert form.attrs["action"] == form.attrs["hx-post"] == f"/e/{slug}/misread/"
     assert hidden_paste(form) is None  # the stored paste is reported, nothing is sent back
     assert form.find_all("input", name="csrfmiddlewaretoken")
     assert form.find_all("textarea", name="misread-comment")
     assert form.find_all("input", name="misread-anonymize", type="checkbox")
-    assert form.parent.find_all("summary")[0].text == "This was read wrong"
+
+
+def test_without_javascript_the_form_opens_on_a_page_of_its_own(client, create):
+    slug = create()["slug"]
+    response = client.get(f"/e/{slug}/misread/")
+    assert response.status_code == 200 and b"<html" in response.content
+    assert b"was not sent" not in response.content and f'href="/e/{slug}/"'.encode() in response.content
+    form = misread_form(response.content)
+    assert "open" in form.parent.attrs
+    assert client.post(form.attrs["action"], fields(comment="from the page")).status_code == 302
+    assert MisreadReport.objects.get().comment == "from the page"
+    assert client.head(f"/e/{slug}/misread/").status_code == 200
+    assert MisreadReport.objects.count() == 1  # showing the form files nothing
 
 
 def test_the_home_pages_live_preview_has_the_form_with_the_paste_as_analyzed(client):
@@ -172,8 +193,8 @@ def test_the_form_needs_csrf(create):
     slug = create()["slug"]
     assert client.post("/misread/", fields(explain=explain_table())).status_code == 403
     assert client.post(f"/e/{slug}/misread/", {}).status_code == 403
-    page = client.get(f"/e/{slug}/").content.decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    form = client.get(f"/e/{slug}/misread/", HTTP_HX_REQUEST="true").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
     assert client.post(f"/e/{slug}/misread/", {"csrfmiddlewaretoken": token}).status_code == 302
     assert MisreadReport.objects.count() == 1
 
@@ -223,20 +244,24 @@ def test_a_bad_comment_on_a_permalink_keeps_the_form_with_its_text(client, creat
 
 def test_unknown_gone_and_hidden_explains(client, create):
     assert client.post("/e/neverexisted/misread/", {}).status_code == 404
+    assert client.get("/e/neverexisted/misread/").status_code == 404
     gone = create()
     client.delete(gone["api_url"], HTTP_X_DELETE_TOKEN=gone["delete_token"])
     assert client.post(f"/e/{gone['slug']}/misread/", {}).status_code == 410
     hidden = create()["slug"]
     Explain.objects.filter(slug=hidden).update(hidden=True)
     assert client.post(f"/e/{hidden}/misread/", {}).status_code == 410
+    assert client.get(f"/e/{hidden}/misread/", HTTP_HX_REQUEST="true").status_code == 410
     assert not MisreadReport.objects.exists()
 
 
-@pytest.mark.parametrize("method", ["get", "put", "delete"])
+@pytest.mark.parametrize("method", ["put", "delete", "patch"])
 def test_only_post_files_a_report(client, create, method):
     slug = create()["slug"]
     assert getattr(client, method)("/misread/").status_code == 405
     assert getattr(client, method)(f"/e/{slug}/misread/").status_code == 405
+    assert client.get("/misread/").status_code == 405
+    assert not MisreadReport.objects.exists()
 
 
 # --- throttling ----------------------------------------------------------------------------------
