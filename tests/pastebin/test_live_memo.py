@@ -109,11 +109,11 @@ def test_nothing_is_used_while_the_listener_is_not_connected(client, memo_on):
         cursor.execute(
             "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = 'explain-changes'"
         )
-        cursor.execute("ALTER TABLE pastebin_explain DISABLE TRIGGER pastebin_explain_changed")
+        cursor.execute("ALTER TABLE pastebin_explain DISABLE TRIGGER pastebin_explain_updated")
         try:
             cursor.execute("UPDATE pastebin_explain SET hidden = true WHERE slug = %s", [explain.slug])
         finally:
-            cursor.execute("ALTER TABLE pastebin_explain ENABLE TRIGGER pastebin_explain_changed")
+            cursor.execute("ALTER TABLE pastebin_explain ENABLE TRIGGER pastebin_explain_updated")
     assert client.get(url).status_code == 410  # read anew, though no notice came
     wait_for(live.listener.trusted, "the listener to reconnect")
     assert queries(client, url) == (410, 2)  # what is gone is never remembered
