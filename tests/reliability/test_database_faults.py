@@ -132,6 +132,7 @@ def test_outage_is_answered_503_in_the_client_s_shape(cluster, site):
     assert page.status == 503 and page.headers["content-type"].startswith("text/html") and b"<html" in page.body
     assert all(a.headers["retry-after"] == "5" for a in (api, raw, page))
     assert home.status == 200 and preview.status == 200, "pages that need no database must keep working"
+    healthy(site)  # the pools reconnect (test_restarts_and_crashes_lose_nothing times how soon)
     assert request(f"{site.url}/e/{slug}/raw/").body == explain(7).encode()
 
 
