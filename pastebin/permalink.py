@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from typing import TypeVar
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+from django.middleware.gzip import re_accepts_gzip
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -44,7 +44,6 @@ from pastebin import live
 from pastebin.models import Explain
 
 T = TypeVar("T")
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 # A day: enough to serve a popular explain from memory, short enough for the cache to forget the rest.
 CACHE_SECONDS = 24 * 3600
 # Everything the analysis section is rendered from, besides the explain itself.
@@ -137,7 +136,7 @@ def page(key: str, render: Callable[[], str]) -> Page:
 
 def accepts_gzip(request: HttpRequest) -> bool:
     """Whether the client takes a gzipped answer, as Django's GZipMiddleware decides it."""
-    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+    return bool(re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
 
 
 def _cached(key: str, build: Callable[[], T]) -> T:

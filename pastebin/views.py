@@ -186,7 +186,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
     shown = _page_parts(request, explain, improvements)
     gzipped = permalink.accepts_gzip(request)
     tag = permalink.etag(*shown, gzipped)
-    if tag in parse_etags(request.headers.get("If-None-Match", "")):
+    if tag in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
 
@@ -208,7 +208,11 @@ def _personal_page(request: HttpRequest, explain: Explain, improvements: list[Ex
     if new_token:
         del request.session[SESSION_NEW]
     context = _detail_context(
-        request, explain, improvements, can_manage=_session_token(request, explain.slug) is not None, new_token=new_token
+        request,
+        explain,
+        improvements,
+        can_manage=_session_token(request, explain.slug) is not None,
+        new_token=new_token,
     )
     response = render(request, "pastebin/detail.html", context)
     if new_token:  # keep the page that shows the token out of every cache
@@ -256,13 +260,17 @@ def _page_parts(request: HttpRequest, explain: Explain, improvements: list[Expla
     )
 
 
-def _revalidated(response: HttpResponse, tag: str | None, explain: Explain, improvements: list[Explain]) -> HttpResponse:
+def _revalidated(
+    response: HttpResponse, tag: str | None, explain: Explain, improvements: list[Explain]
+) -> HttpResponse:
     """Caching headers of a permalink page: only a browser may keep it (the explain is unlisted unless
     made public), and it revalidates it on every visit (the explain may be deleted any time)."""
     patch_cache_control(response, private=True, no_cache=True)
     if tag is not None:
         response["ETag"] = tag
-        changed = max([explain.created_at, explain.updated_at or explain.created_at, *(n.created_at for n in improvements)])
+        changed = max(
+            [explain.created_at, explain.updated_at or explain.created_at, *(n.created_at for n in improvements)]
+        )
         response["Last-Modified"] = http_date(changed.timestamp())
     return response
 
@@ -468,19 +476,25 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
     has_token = _session_token(request, slug) is not None
     if request.method != "POST":
         form = EditForm(explain=explain)
-        return _private(render(request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}))
+        return _private(
+            render(request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token})
+        )
     form = EditForm(request.POST, explain=explain)
     wait = throttled(request, ManageRateThrottle())
     if wait:
         form.is_valid()
         form.add_error(None, f"Too many attempts from your address; try again in {wait} seconds.")
-        page = render(request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}, status=429)
+        page = render(
+            request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}, status=429
+        )
         return retry_after(_private(page), wait)
     status = _edit_attempt(request, explain, form)
     if status is None:
         messages.success(request, "The changes were saved.")
         return redirect(explain)
-    page = render(request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}, status=status)
+    page = render(
+        request, "pastebin/edit.html", {"explain": explain, "form": form, "has_token": has_token}, status=status
+    )
     return _private(page)
 
 
@@ -531,8 +545,9 @@ MISREAD_THANKS = "Thank you: the paste was sent to the maintainers, who will loo
 @require_http_methods(["GET", "HEAD", "POST"])
 def misread_saved(request: HttpRequest, slug: str) -> HttpResponse:
     """The "This was read wrong" form of a saved explain: sent alone to htmx, which puts it in the
-    permalink when its section is opened, or on a page of its own (GET); the report it files (POST)."""
-    found = _live_or_gone(request, slug)
+    permalink when its section is opened, or on a page of its own (GET); the report it files (POST,
+    which reads the paste; showing the form reads none of the large columns)."""
+    found = _live_or_gone(request, slug, defer=() if request.method == "POST" else lookup.HEAVY_FIELDS)
     if isinstance(found, HttpResponse):
         return found
     if request.method == "POST":
