@@ -306,11 +306,20 @@ def endpoints(repeat: int) -> dict[str, Callable[[], str | tuple[str, str]]]:
         "raw": page("/e/{}/raw/"),
         "recent": lambda: "/recent/",
         **{label: (lambda text=text: f"/search/?q={quote_plus(text)}") for label, text in SEARCHES.items()},
+        "search: one common word, second page": lambda: second_page(SEARCHES["search: one common word"]),
         "API list": lambda: "/api/v1/explains/",
         "API detail": page("/api/v1/explains/{}/"),
         "API create": lambda: ("POST", paste),
         "compare": page("/compare/{}/{}/", 2),
     }
+
+
+def second_page(text: str) -> str:
+    """The path of the second page of the search for `text` (its link on the first)."""
+    from django.test import Client
+
+    first = Client().get(f"/search/?q={quote_plus(text)}").content.decode()
+    return "/search/" + re.search(r'href="(\?q=[^"]+)"[^>]*>Older matches', first).group(1).replace("&amp;", "&")
 
 
 def request(client, target: str | tuple[str, str]) -> int:
@@ -380,8 +389,9 @@ def time_endpoints(databases: list[str], repeat: int) -> list[tuple[dict[str, fl
         for name, own, spent in zip(databases, targets, times, strict=True):
             use_database(name)
             for label, target in own.items():
+                path = target()
                 started = time.perf_counter()
-                request(client, target())
+                request(client, path)
                 spent[label].append(time.perf_counter() - started)
             for label, seconds in time_matching().items():
                 spent[label].append(seconds)
@@ -391,14 +401,15 @@ def time_endpoints(databases: list[str], repeat: int) -> list[tuple[dict[str, fl
 
 def time_matching() -> dict[str, float]:
     """Seconds of finding each search's matches alone (`newest_matches`: the slugs of the newest
-    50), without loading and listing them."""
+    21, those of a page and one more to tell whether there is another), without loading and
+    listing them."""
     from pastebin.search import newest_matches
-    from pastebin.views import SEARCH_LIMIT
+    from pastebin.views import PAGE_SIZE
 
     seconds = {}
     for label, text in SEARCHES.items():
         started = time.perf_counter()
-        newest_matches(text, SEARCH_LIMIT, datetime.now(UTC))
+        newest_matches(text, PAGE_SIZE + 1, datetime.now(UTC))
         seconds[f"{label}, matching alone"] = time.perf_counter() - started
     return seconds
 

@@ -40,6 +40,14 @@ class ExplainQuerySet(models.QuerySet):
             analysis_tables=KeyTransform("tables", "analysis"),
         )
 
+    def before(self, position: tuple[datetime, str] | None) -> ExplainQuerySet:
+        """Those after `position` (a creation time and a slug) in the newest-first order of lists
+        (`-created_at`, `-slug`); all of them for None."""
+        if position is None:
+            return self
+        when, slug = position
+        return self.filter(Q(created_at__lt=when) | Q(created_at=when, slug__lt=slug))
+
     def expired(self, now: datetime | None = None) -> ExplainQuerySet:
         return self.filter(expires_at__lte=now or clock.now())
 

@@ -13,7 +13,6 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.db import connection, transaction
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -44,7 +43,6 @@ SESSION_TOKENS = "pastebin_delete_tokens"
 SESSION_TOKENS_KEPT = 50
 SESSION_NEW = "pastebin_just_saved"
 PAGE_SIZE = 20
-SEARCH_LIMIT = 50
 
 
 def noindex(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -625,21 +623,29 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     return moment, slug
 
 
+def _cursor(request: HttpRequest) -> tuple[datetime, str] | None:
+    """The page's `?after=` cursor (created time + slug of the last explain shown before), if any;
+    ValueError for one this site did not make."""
+    cursor = request.GET.get("after", "")
+    return decode_cursor(cursor) if cursor else None
+
+
+def _page(explains: list[Explain]) -> tuple[list[Explain], str | None]:
+    """The first `PAGE_SIZE` of `explains` (fetched one more than that), and the cursor of the next
+    page if there is one."""
+    page = explains[:PAGE_SIZE]
+    return page, encode_cursor(page[-1]) if len(explains) > PAGE_SIZE else None
+
+
 @require_safe
 def recent(request: HttpRequest) -> HttpResponse:
     """Public explains, newest first; `?after=` is a cursor (created time + slug), not an offset."""
-    explains = Explain.objects.public().listed().order_by("-created_at", "-slug")
-    cursor = request.GET.get("after", "")
-    if cursor:
-        try:
-            when, slug = decode_cursor(cursor)
-        except ValueError:
-            return HttpResponseBadRequest("This page link is not valid; start again from /recent/.")
-        explains = explains.filter(Q(created_at__lt=when) | Q(created_at=when, slug__lt=slug))
-    page = list(explains[: PAGE_SIZE + 1])
-    more = len(page) > PAGE_SIZE
-    page = page[:PAGE_SIZE]
-    next_cursor = encode_cursor(page[-1]) if more else None
+    try:
+        before = _cursor(request)
+    except ValueError:
+        return HttpResponseBadRequest("This page link is not valid; start again from /recent/.")
+    explains = Explain.objects.public().listed().order_by("-created_at", "-slug").before(before)
+    page, next_cursor = _page(list(explains[: PAGE_SIZE + 1]))
     return render(request, "pastebin/recent.html", {"explains": page, "next_cursor": next_cursor})
 
 
@@ -656,7 +662,14 @@ def statement_timeout(milliseconds: int) -> Iterator[None]:
 
 @require_safe
 def search(request: HttpRequest) -> HttpResponse:
+    """Public explains matching `?q=`, newest first, a page at a time (`?after=` as for recent)."""
     text = request.GET.get("q", "").strip()[:200].replace("\x00", "")
+    try:
+        before = _cursor(request)
+    except ValueError:
+        return HttpResponseBadRequest("This page link is not valid; search again.")
     with statement_timeout(settings.DB_SEARCH_TIMEOUT_MS):
-        results = search_public(text, SEARCH_LIMIT) if text else []
-    return render(request, "pastebin/search.html", {"q": text, "results": results, "limit": SEARCH_LIMIT})
+        found = search_public(text, PAGE_SIZE + 1, before) if text else []
+    results, next_cursor = _page(found)
+    context = {"q": text, "results": results, "next_cursor": next_cursor, "older": before is not None}
+    return render(request, "pastebin/search.html", context)

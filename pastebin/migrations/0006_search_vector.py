@@ -12,6 +12,8 @@ nothing else is searched. Nothing happens on SQLite, which searches
 
 from django.db import migrations
 
+from pastebin.migrations._postgresql import on_postgresql
+
 BATCH = 5000
 
 ADD_COLUMN = "ALTER TABLE pastebin_explain ADD COLUMN IF NOT EXISTS search_vector tsvector"
@@ -59,17 +61,6 @@ def fill_search_vectors(cursor, batch: int = BATCH) -> int:
         cursor.execute(FILL_BATCH, [last, end])
         filled += cursor.rowcount
         last = end
-
-
-def on_postgresql(*statements: str):
-    """A RunPython function running `statements` on PostgreSQL, and nothing elsewhere."""
-
-    def run(apps, schema_editor):
-        if schema_editor.connection.vendor == "postgresql":
-            for statement in statements:
-                schema_editor.execute(statement)
-
-    return run
 
 
 def backfill(apps, schema_editor):

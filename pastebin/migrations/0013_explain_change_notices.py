@@ -16,6 +16,8 @@ happens on SQLite, where nothing is remembered.
 
 from django.db import migrations
 
+from pastebin.migrations._postgresql import on_postgresql
+
 CHANNEL = "explain_changes"
 CREATE = f"""
 CREATE OR REPLACE FUNCTION pastebin_explain_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -41,14 +43,6 @@ DROP TRIGGER IF EXISTS pastebin_explain_updated ON pastebin_explain;
 DROP TRIGGER IF EXISTS pastebin_explain_changed ON pastebin_explain;
 DROP FUNCTION IF EXISTS pastebin_explain_changed();
 """
-
-
-def on_postgresql(sql: str):
-    def run(apps, schema_editor):
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(sql)
-
-    return run
 
 
 class Migration(migrations.Migration):

@@ -3,6 +3,7 @@ stored `search_vector` kept by its trigger, its GIN index, and each of the searc
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import UTC, datetime, timedelta
 from unittest import mock
@@ -66,10 +67,11 @@ def test_full_text_syntax(three):
 
 
 def stored_vector(slug: str) -> tuple[str, str]:
-    """The stored `search_vector` and the one its `search_text` gives now."""
+    """The stored `search_vector` and the one its `search_text` and creation time give now."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT search_vector::text, to_tsvector('simple', search_text)::text FROM pastebin_explain WHERE slug = %s",
+            "SELECT search_vector::text, pastebin_search_words(search_text, created_at)::text "
+            "FROM pastebin_explain WHERE slug = %s",
             [slug],
         )
         return cursor.fetchone()
@@ -78,19 +80,38 @@ def stored_vector(slug: str) -> tuple[str, str]:
 @postgres
 def test_the_stored_vector_follows_saves_and_reanalysis(create):
     slug = create(explain_table(table="salaries"), title="payroll", visibility="public")["slug"]
+    created = search.day(Explain.objects.get(slug=slug).created_at)
     stored, expected = stored_vector(slug)
-    assert stored == expected and "'payroll'" in stored and "'salaries'" in stored
+    assert stored == expected == f"'payroll':1 'payroll {created}':1 'salaries':2 'salaries {created}':2"
     explain = Explain.objects.get(slug=slug)
     explain.title = "nightly export"
     explain.save()
     stored, expected = stored_vector(slug)
-    assert stored == expected and "'nightly'" in stored and "'payroll'" not in stored
+    assert stored == expected and f"'nightly {created}'" in stored and "'payroll" not in stored
     assert titles("export") == ["nightly export"]
     Explain.objects.filter(slug=slug).update(analysis={"format": "table", "rows": [], "tables": ["old_name"]})
     call_command("reanalyze", "--all", "--jobs", "1")
     stored, expected = stored_vector(slug)
-    assert stored == expected and "'salaries'" in stored
+    assert stored == expected and f"'salaries {created}'" in stored
     assert titles("salaries") == ["nightly export"]
+    Explain.objects.filter(slug=slug).update(created_at=START)
+    stored, expected = stored_vector(slug)
+    assert stored == expected and f"'salaries {search.day(START)}'" in stored
+
+
+@postgres
+def test_words_longer_than_a_search_are_not_dated_and_long_texts_still_save(create):
+    """A tsvector holds at most 1 MB of words: the first 65,536 characters are searched, so a
+    query of a megabyte of distinct words saves (it failed before)."""
+    long_word = "x" * 2001
+    slug = create(query=f"SELECT {long_word} FROM t", visibility="public")["slug"]
+    stored, expected = stored_vector(slug)
+    assert stored == expected and f"'{long_word}'" in stored and f"'{long_word} " not in stored
+    words = [f"w{n:031d}" for n in range(31_000)]  # 1,023,000 bytes: 1.1 MB of words in a tsvector
+    slug = create(query=" ".join(words), title="huge", visibility="public")["slug"]
+    stored, _ = stored_vector(slug)
+    assert f"'{words[0]}'" in stored and f"'{words[1984]}'" in stored and f"'{words[1986]}'" not in stored
+    assert titles(words[1]) == ["huge"]
 
 
 @pytest.fixture
@@ -125,10 +146,9 @@ def test_windows_of_recent_explains_find_the_newest_matches(numbered, monkeypatc
     two or four of the eight public explains here, so too few matches, or enough): the same answers."""
     monkeypatch.setattr(search, "SPARE", 0)
     monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
-    monkeypatch.setattr(search, "RECENT_PER_MATCH", 10**9)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
-        assert len(search.recent_cutoffs(8, 3)) == 1
+    assert len(search.recent_windows(8, 3, clock.now())) == 1
     assert titles("payroll", 3) == ["payroll monthly 7", "payroll 6", "payroll monthly 5"]
     assert titles("monthly", 3) == ["payroll monthly 7", "payroll monthly 5", "payroll monthly 3"]
     assert titles("payroll", 50)[-1] == "payroll 0"
@@ -136,16 +156,99 @@ def test_windows_of_recent_explains_find_the_newest_matches(numbered, monkeypatc
 
 
 @postgres
-def test_no_window_without_statistics_or_when_reading_every_match_costs_less(numbered, monkeypatch):
-    """Before ANALYZE nothing tells when explains were created; with few matches expected among
-    many explains, reading them all costs less than finding the recent explains."""
+def test_no_window_without_statistics_or_over_too_many_days(numbered, monkeypatch):
+    """Before ANALYZE nothing tells when explains were created; a window spanning more than
+    `MAX_DAYS` days would ask the index for too many dated words."""
+    monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
+    now = START + timedelta(hours=1)
+    assert search.recent_windows(8, 3, now) == []
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE pastebin_explain")
+    [window] = search.recent_windows(8, 3, now)
+    assert window.first_day == search.day(START) and window.last_day == search.day(now) + 1
+    assert search.recent_windows(8, 3, START + timedelta(days=search.MAX_DAYS)) == []
+
+
+@postgres
+def test_windows_reach_explains_created_after_now(numbered, monkeypatch):
+    """Explains created later than the searching process's clock says (a clock behind another's)
+    are in the windows' days: they run to the newest explain's day."""
     monkeypatch.setattr(search, "SPARE", 0)
     monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
     with connection.cursor() as cursor:
-        assert search.recent_cutoffs(8, 3) == []
         cursor.execute("ANALYZE pastebin_explain")
-        assert len(search.recent_cutoffs(8, 3)) == 1
-        assert search.recent_cutoffs(0.01, 3) == []
+    earlier = START - timedelta(days=40)
+    [window] = search.recent_windows(8, 3, earlier)
+    assert window.last_day == search.day(START + timedelta(minutes=7)) + 1
+    assert search.newest_matches("payroll", 3, earlier) == search.newest_matches("payroll", 3, START)
+
+
+@postgres
+@pytest.mark.parametrize(
+    ("gin_first", "fraction"), [(10**9, 0.6), (0, 0.6), (10**9, 0.3)], ids=["index", "recent", "windows"]
+)
+def test_every_way_pages_through_the_matches(create, monkeypatch, gin_first, fraction):
+    """Page after page (each after the last explain of the one before), every match once, newest
+    first, whichever way they are found; with explains created at the same moment too (the
+    cursor's slug orders them)."""
+    monkeypatch.setattr(search, "GIN_FIRST", gin_first)
+    monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
+    for number in range(30):
+        moment = START + timedelta(hours=3 * min(number, 28))  # the last three at the same moment
+        with mock.patch("pastebin.clock.now", return_value=moment):
+            create(title=f"payroll {number:02d}" + (" monthly" if number % 3 else ""), visibility="public")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE pastebin_explain")
+    now = START + timedelta(days=4)
+    for text, count in (("payroll", 30), ("monthly payroll", 20)):
+        pages, before = [], None
+        with mock.patch("pastebin.clock.now", return_value=now), CaptureQueriesContext(connection) as queries:
+            while page := search_public(text, 7, before):
+                pages.append(page)
+                before = (page[-1].created_at, page[-1].slug)
+        assert any("pastebin_search_days" in query["sql"] for query in queries) == (fraction < 0.5)
+        listed = [explain for page in pages for explain in page]
+        assert len(listed) == count and len({explain.slug for explain in listed}) == count
+        assert [(e.created_at, e.slug) for e in listed] == sorted(((e.created_at, e.slug) for e in listed), reverse=True)
+        assert [len(page) for page in pages] == [7] * (count // 7) + [count % 7]
+
+
+VOCABULARY = ["alpha", "beta", "gamma", "delta", "o'neil", "back\\slash", "naïve", "数据"]
+QUERIES = [
+    "alpha", "alpha beta", "alpha -beta", "alpha or gamma", '"alpha beta"', '"beta alpha"', "-alpha",
+    "o'neil", "neil", "back\\slash", "naïve", "数据", "alpha (beta", "'' \\", "zeta", "gamma -gamma",
+]  # fmt: skip
+
+
+@postgres
+def test_dated_words_find_exactly_what_the_words_find(create):
+    """Over explains created on 12 days with titles from a small vocabulary: for each search, the
+    matches found by the dated words of some days are those the words find among the explains
+    created since the first of those days; so are all matches with every day's words."""
+    rng = random.Random(5)
+    for n in range(120):
+        title = " ".join(rng.choice(VOCABULARY) for _ in range(rng.randint(1, 4)))
+        with mock.patch("pastebin.clock.now", return_value=START + timedelta(hours=2.4 * n)):
+            create(title=title, visibility="public", expires="never")
+    now = START + timedelta(days=13)
+    found_late = 0
+    for text in QUERIES:
+        every = slugs_of(search.gin_matches(text, now, 200))
+        created = dict(Explain.objects.filter(slug__in=every).values_list("slug", "created_at"))
+        for first in (0, 5.5, 11):
+            since = START + timedelta(days=first)
+            window = search.Window(since, search.day(since), search.day(now))
+            dated = slugs_of(search.gin_matches(text, now, 200, window=window))
+            assert dated == [slug for slug in every if created[slug] >= since], (text, first)
+        found_late += bool(dated)
+    assert found_late >= 8  # the searches are not all answered by nothing
+
+
+def slugs_of(queryset) -> list[str]:
+    with connection.cursor() as cursor, search.bitmap_scans_only(cursor):
+        return search.slugs(cursor, queryset)
 
 
 WHOLE_COLUMN = re.compile(r'"pastebin_explain"\."(raw_explain|analysis)"(, "| FROM)')
@@ -194,11 +297,17 @@ def test_the_gin_step_is_planned_with_bitmap_scans_only(create):
         Explain(**{**fields, "slug": f"copy{n:010d}", "title": f"hay {n}", "search_text": f"hay {n}"})
         for n in range(200)
     )
+    now = clock.now()
+    window = search.Window(now - timedelta(days=3), search.day(now) - 3, search.day(now))
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
-        plan = search.bitmap_scans_only(cursor, search.gin_matches("needle", clock.now(), 50), explain=True)
-        cursor.execute("SHOW enable_seqscan")
-        assert cursor.fetchone()[0] == "on"  # the setting did not outlive the statement
-    plan_text = "\n".join(row[0] for row in plan)
-    assert "Bitmap Index Scan on pastebin_explain_search_vector" in plan_text
-    assert "Seq Scan" not in plan_text and "Index Scan using" not in plan_text
+        for matches in (search.gin_matches("needle", now, 50), search.gin_matches("needle", now, 50, window=window)):
+            statement, params = matches.query.sql_with_params()
+            with search.bitmap_scans_only(cursor):
+                cursor.execute(f"EXPLAIN {statement}", params)
+                plan = "\n".join(row[0] for row in cursor.fetchall())
+            cursor.execute("SHOW enable_seqscan")
+            assert cursor.fetchone()[0] == "on"  # the setting did not outlive the block
+            assert "Bitmap Index Scan on pastebin_explain_search_vector" in plan
+            assert "Seq Scan" not in plan and "Index Scan using" not in plan
+            assert "created_at_" not in plan  # a window's start is tested on the matches, not read from an index

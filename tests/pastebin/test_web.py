@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
 
 from pastebin.models import AbuseReport, Explain
+from pastebin.views import encode_cursor
 from tests.pastebin.factories import explain_table
 
 pytestmark = pytest.mark.django_db
@@ -253,6 +255,33 @@ def test_search_finds_public_by_title_query_and_table(client):
         assert found == expected, q
     assert "No public explain matches" in client.get("/search/", {"q": "nothing-like-this"}).content.decode()
     assert client.get("/search/").status_code == 200
+
+
+def test_search_pages_through_every_match(client, create):
+    """Twenty matches a page, newest first, an "Older matches" link keeping the search (escaped)."""
+    from datetime import UTC, datetime, timedelta
+    from unittest import mock
+
+    start = datetime(2030, 1, 1, tzinfo=UTC)
+    for number in range(45):
+        with mock.patch("pastebin.clock.now", return_value=start + timedelta(minutes=number)):
+            create(title=f"pay&roll <b>{number:02d}</b>", visibility="public", expires="never")
+    create(title="pay&roll unlisted", expires="never")
+    pages, path = [], "/search/?" + urlencode({"q": "pay&roll"})
+    while path:
+        html = client.get(path).content.decode()
+        assert "<b>" not in html and "pay&amp;roll &lt;b&gt;" in html
+        pages.append(re.findall(r"pay&amp;roll &lt;b&gt;(\d\d)", html))
+        found = re.search(r'href="(\?q=[^"]+&amp;after=[^"]+)" *>Older matches', html.replace('rel="next" ', ""))
+        path = "/search/" + found.group(1).replace("&amp;", "&") if found else None
+        if found:
+            assert found.group(1).startswith("?q=pay%26roll&amp;after=")
+    assert pages == [[f"{n:02d}" for n in range(top, max(top - 20, -1), -1)] for top in (44, 24, 4)]
+    assert "Older matches of" in html and "unlisted" not in html
+    assert client.get("/search/?q=pay&after=not-a-cursor!").status_code == 400
+    oldest = encode_cursor(Explain.objects.get(title="pay&roll <b>00</b>"))
+    html = client.get("/search/?" + urlencode({"q": "pay&roll", "after": oldest})).content.decode()
+    assert "No older public explain matches" in html
 
 
 def test_lists_use_a_fixed_number_of_queries(client, create, django_assert_max_num_queries):
