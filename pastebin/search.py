@@ -17,9 +17,10 @@ day's explains long, and the search goes:
 1. With more matches expected (the planner's estimate, from the index's statistics of public
    explains' words) than `GIN_FIRST`: the newest `WINDOW` public explains are tested in order,
    through the recent-public index, stopping at the `limit`-th match.
-2. Then the matches among the explains created since a cutoff, taken from the planner's
-   statistics of creation times (no explain is read to find it): the newest fraction of all
-   explains expected to hold `SPARE` times `limit` matches (at least `NEWEST_FRACTION`), then ten
+2. With at least `WINDOW_FROM` matches expected (fewer cost less to read than a window does),
+   the matches among the explains created since a cutoff, taken from the planner's statistics
+   of creation times (no explain is read to find it): the newest fraction of all explains
+   expected to hold `SPARE` times `limit` matches (at least `NEWEST_FRACTION`), then ten
    times that fraction, each only while it is less than half of all explains and spans at most
    `MAX_DAYS` days. The search is rewritten to ask for each word on each of those days
    (`pastebin_search_days`), so the index reads only those days' lists. A window holding fewer
@@ -55,6 +56,9 @@ WINDOW = 20_000
 SPARE = 4
 NEWEST_FRACTION = 0.01
 MAX_DAYS = 366
+# With fewer matches expected, reading every one (a page read each) costs less than finding a
+# window (the statistics, then the window's days in the index): about a millisecond.
+WINDOW_FROM = 1_000
 # A search whose words could be longer than the dated words stored (pastebin_search_words dates
 # words of up to 2,000 bytes) never looks by day: no word of it is left out.
 MAX_DATED_TEXT_BYTES = 1_000
@@ -110,7 +114,7 @@ def newest_matches(text: str, limit: int, now: datetime, before: Position | None
             found = _from_recent(cursor, text, now, limit, before)
             if len(found) == limit:
                 return found
-        dated = len(text.encode()) <= MAX_DATED_TEXT_BYTES
+        dated = expected >= WINDOW_FROM and len(text.encode()) <= MAX_DATED_TEXT_BYTES
         windows = recent_windows(expected, limit, now, before) if dated else []
         with bitmap_scans_only(cursor):
             for window in windows:
@@ -200,8 +204,17 @@ def slugs(cursor, queryset: QuerySet) -> list[str]:
 @contextmanager
 def bitmap_scans_only(cursor) -> Iterator[None]:
     """Statements run on `cursor` in the block are planned with bitmap scans only (the planner
-    may use nothing else), in a savepoint rolled back after it, and the planner settings with it."""
-    with transaction.atomic():
-        cursor.execute("SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)")
+    may use nothing else), in a transaction (the caller's, if any), the settings put back after
+    it. Not by rolling back a savepoint: psycopg forgets every prepared statement of the
+    connection on a rollback (`config/prepared.py`), so the next permalink would be planned again."""
+    with transaction.atomic(savepoint=False):
+        cursor.execute(
+            "SELECT current_setting('enable_seqscan'), current_setting('enable_indexscan'), "
+            "set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)"
+        )
+        seqscan, indexscan, _, _ = cursor.fetchone()
         yield
-        transaction.set_rollback(True)
+        cursor.execute(
+            "SELECT set_config('enable_seqscan', %s, true), set_config('enable_indexscan', %s, true)",
+            [seqscan, indexscan],
+        )

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from config import prepared
 from pastebin import clock, search
 from pastebin.models import Explain
 from pastebin.search import search_public
@@ -145,6 +146,7 @@ def test_windows_of_recent_explains_find_the_newest_matches(numbered, monkeypatc
     """Among the explains created since a cutoff from the statistics of creation times (the newest
     two or four of the eight public explains here, so too few matches, or enough): the same answers."""
     monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "WINDOW_FROM", 0)
     monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
@@ -160,6 +162,7 @@ def test_no_window_without_statistics_or_over_too_many_days(numbered, monkeypatc
     """Before ANALYZE nothing tells when explains were created; a window spanning more than
     `MAX_DAYS` days would ask the index for too many dated words."""
     monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "WINDOW_FROM", 0)
     monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
     now = START + timedelta(hours=1)
     assert search.recent_windows(8, 3, now) == []
@@ -175,6 +178,7 @@ def test_windows_reach_explains_created_after_now(numbered, monkeypatch):
     """Explains created later than the searching process's clock says (a clock behind another's)
     are in the windows' days: they run to the newest explain's day."""
     monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "WINDOW_FROM", 0)
     monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
@@ -194,6 +198,7 @@ def test_every_way_pages_through_the_matches(create, monkeypatch, gin_first, fra
     cursor's slug orders them)."""
     monkeypatch.setattr(search, "GIN_FIRST", gin_first)
     monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "WINDOW_FROM", 0)
     monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
     for number in range(30):
         moment = START + timedelta(hours=3 * min(number, 28))  # the last three at the same moment
@@ -311,3 +316,17 @@ def test_the_gin_step_is_planned_with_bitmap_scans_only(create):
             assert "Bitmap Index Scan on pastebin_explain_search_vector" in plan
             assert "Seq Scan" not in plan and "Index Scan using" not in plan
             assert "created_at_" not in plan  # a window's start is tested on the matches, not read from an index
+
+
+@postgres
+def test_a_search_keeps_the_connections_prepared_statements(create):
+    """psycopg forgets every prepared statement of a connection on a rollback, even of a savepoint:
+    the search puts its planner settings back instead, so the hot reads stay planned."""
+    create(title="payroll", visibility="public")
+    prepared.rows("SELECT slug FROM pastebin_explain WHERE slug = %s", ["nothing"])
+    assert titles("payroll") == ["payroll"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+        assert cursor.fetchone()[0] >= 1
+        cursor.execute("SHOW enable_indexscan")
+        assert cursor.fetchone()[0] == "on"
