@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import nullcontext
+from datetime import UTC
 
 from django.db import transaction
 from django.http import HttpResponse
@@ -56,12 +57,16 @@ class NewestFirst(CursorPagination):
     ordering = ("-created_at", "-slug")
 
     def decode_cursor(self, request):
-        """DRF's cursor, refused with 404 when its position is not a time (a forged cursor would 500)."""
+        """DRF's cursor, refused with 404 when its position is not a time with its offset, between
+        the years 1 and 9999 in UTC, as the positions DRF writes are (a forged cursor would 500)."""
         cursor = super().decode_cursor(request)
         if cursor is not None and cursor.position is not None:
             try:
-                valid = parse_datetime(cursor.position) is not None
-            except ValueError:
+                moment = parse_datetime(cursor.position)
+                valid = moment is not None and moment.tzinfo is not None
+                if valid:
+                    moment.astimezone(UTC)
+            except (ValueError, OverflowError):
                 valid = False
             if not valid:
                 raise exceptions.NotFound(self.invalid_cursor_message)

@@ -7,7 +7,7 @@ import binascii
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import wraps
 
 from django.conf import settings
@@ -616,11 +616,11 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         when, slug = raw.split("|", 1)
         moment = datetime.fromisoformat(when)
-    except (binascii.Error, UnicodeDecodeError) as exc:
+        if moment.tzinfo is None or not SLUG_RE.match(slug):
+            raise ValueError(cursor)
+        return moment.astimezone(UTC), slug
+    except (binascii.Error, UnicodeDecodeError, OverflowError) as exc:  # OverflowError: beyond years 1 to 9999 in UTC
         raise ValueError(cursor) from exc
-    if moment.tzinfo is None or not SLUG_RE.match(slug):
-        raise ValueError(cursor)
-    return moment, slug
 
 
 def _cursor(request: HttpRequest) -> tuple[datetime, str] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 from urllib.parse import urlencode
 
@@ -284,6 +285,27 @@ def test_search_pages_through_every_match(client, create):
     assert "No older public explain matches" in html
 
 
+@pytest.mark.parametrize(
+    ("moment", "status", "listed"),
+    [
+        ("0001-01-01T00:00:00+14:00", 400, False),  # before the year 1 in UTC
+        ("9999-12-31T23:59:59-14:00", 400, False),  # after the year 9999 in UTC
+        ("0001-01-01T00:00:00+00:00", 200, False),
+        ("9999-12-31T23:59:59+00:00", 200, True),
+        ("2030-01-01T00:00:00.000001+05:30", 200, True),
+    ],
+)
+@pytest.mark.parametrize("path", ["/search/", "/recent/"])
+def test_cursors_at_the_ends_of_time_are_answered(client, create, path, moment, status, listed):
+    """A cursor at any time the site could have made is answered with what is older than it; one
+    outside the years 1 to 9999 in UTC is refused, never a server error."""
+    create(title="payroll", visibility="public", expires="never")
+    cursor = base64.urlsafe_b64encode(f"{moment}|abcdefghjkmnpq".encode()).decode().rstrip("=")
+    response = client.get(path, {"q": "payroll", "after": cursor})
+    assert response.status_code == status
+    assert ('class="explain-title"' in response.content.decode()) == listed
+
+
 def test_lists_use_a_fixed_number_of_queries(client, create, django_assert_max_num_queries):
     for i in range(30):
         create(explain_table(table=f"many_{i}"), visibility="public", title=f"many {i}")
@@ -305,7 +327,17 @@ def test_forged_recent_cursors_are_400(client, cursor):
     assert client.get(f"/recent/?after={cursor}").status_code == 400
 
 
-@pytest.mark.parametrize("cursor", ["garbage", "cD0yMDMwLTAxLTAxJTAwJTAw", "cD0lMDA%3D"])
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "garbage",
+        "cD0yMDMwLTAxLTAxJTAwJTAw",
+        "cD0lMDA%3D",
+        "cD0wMDAxLTAxLTAxKzAwJTNBMDAlM0EwMCUyQjE0JTNBMDA=",
+        "cD05OTk5LTEyLTMxKzIzJTNBNTklM0E1OS0xNCUzQTAw",
+        "cD0yMDMwLTAxLTAxKzAwJTNBMDAlM0EwMA==",
+    ],
+)  # the last three: before the year 1 and after 9999 in UTC, and a time without its offset
 def test_forged_api_cursors_are_clean_4xx(client, create, cursor):
     create(visibility="public")
     response = client.get(f"/api/v1/explains/?cursor={cursor}")
