@@ -99,12 +99,12 @@ def purge(now: datetime, size: int, jobs: int) -> tuple[int, int]:
     explain costs the database server about 60 µs of CPU, mostly the foreign keys' triggers and
     the TOAST and index work of the row, so the server's cores are what bounds the rate. Inside a
     transaction it all runs on the caller's connection: the others would not see what it wrote."""
-    records = IdempotencyRecord.objects.filter(created_at__lte=idempotency.cutoff(now))
+    cutoff = idempotency.cutoff(now)
     if jobs <= 1 or connection.vendor != "postgresql" or connection.in_atomic_block:
-        return _purge_until_done(now, size), delete_records(records, size)
+        return _purge_until_done(now, size), delete_records(cutoff, size)
     slices = _expiry_slices(now, jobs)
     with ThreadPoolExecutor(len(slices) + 1) as pool:
-        old_records = pool.submit(_on_own_connection, delete_records, records, size)
+        old_records = pool.submit(_on_own_connection, delete_records, cutoff, size)
         explains = sum(pool.map(lambda bounds: _on_own_connection(_purge_until_done, now, size, *bounds), slices))
         return explains, old_records.result()
 
@@ -151,14 +151,34 @@ def _purge_until_done(
         total += deleted
 
 
-def delete_records(records: QuerySet[IdempotencyRecord], size: int) -> int:
-    """Delete these records, the oldest `size` per statement; how many were deleted."""
+# The oldest records, by row address, skipping those another transaction holds: a purge batch
+# deleting their explains holds them (the foreign key's cascade), and waiting for it could close
+# a cycle of waits with the batches side by side. The records skipped go with their explains, or
+# in the next purge if that batch is rolled back.
+OLD_RECORDS_BATCH = """
+DELETE FROM pastebin_idempotencyrecord WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM pastebin_idempotencyrecord WHERE created_at <= %(cutoff)s
+    ORDER BY created_at LIMIT %(size)s FOR UPDATE SKIP LOCKED
+))"""
+
+
+def delete_records(cutoff: datetime, size: int) -> int:
+    """Delete the idempotency records created at or before `cutoff`, the oldest `size` per
+    statement; how many were deleted. On PostgreSQL it never waits for a record another
+    transaction holds (it leaves it)."""
     deleted = 0
-    while batch := _raw_delete(
-        IdempotencyRecord.objects.filter(pk__in=records.order_by("created_at").values("pk")[:size])
-    ):
+    while batch := _delete_old_records(cutoff, size):
         deleted += batch
     return deleted
+
+
+def _delete_old_records(cutoff: datetime, size: int) -> int:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(OLD_RECORDS_BATCH, {"cutoff": cutoff, "size": size})
+            return cursor.rowcount
+    oldest = IdempotencyRecord.objects.filter(created_at__lte=cutoff).order_by("created_at").values("pk")[:size]
+    return _raw_delete(IdempotencyRecord.objects.filter(pk__in=oldest))
 
 
 def _raw_delete(queryset: QuerySet) -> int:

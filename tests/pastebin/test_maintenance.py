@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import importlib
 import json
+import threading
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 
 import analyzer
 from pastebin import maintenance
@@ -106,10 +107,43 @@ def test_purge_deletes_old_idempotency_records_in_batches(client, paste):
     with at(START):
         for n in range(5):
             create_keyed(client, explain_table(table=f"t{n}"), f"key-{n}", expires="never")
-    with at(START + timedelta(hours=25)):
-        assert maintenance.delete_records(IdempotencyRecord.objects.all(), 2) == 5
+    assert maintenance.delete_records(START - timedelta(seconds=1), 2) == 0
+    assert maintenance.delete_records(START + timedelta(hours=1), 2) == 5
     assert not IdempotencyRecord.objects.exists()
     assert Explain.objects.count() == 5
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_deleting_old_records_never_waits_for_one_another_transaction_holds(client, paste):
+    """A purge batch deleting an explain holds its record (the foreign key's cascade) until it
+    commits; the records' deletion, beside the batches, leaves it rather than wait, which could
+    close a cycle of waits with them (a deadlock that stopped the purge)."""
+    with at(START):
+        slugs = [create_keyed(client, explain_table(table=f"t{n}"), f"key-{n}", expires="never") for n in range(3)]
+    held, release = threading.Event(), threading.Event()
+
+    def hold_first_record() -> None:
+        try:
+            with transaction.atomic():
+                list(IdempotencyRecord.objects.select_for_update().filter(explain_id=slugs[0]))
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_first_record)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '2s'")  # a wait fails the test instead of hanging it
+        assert maintenance.delete_records(START + timedelta(hours=1), 2) == 2
+        assert list(IdempotencyRecord.objects.values_list("explain_id", flat=True)) == [slugs[0]]
+    finally:
+        release.set()
+        holder.join()
+    assert maintenance.delete_records(START + timedelta(hours=1), 2) == 1
 
 
 @pytest.fixture
