@@ -18,6 +18,7 @@ class Visibility(models.TextChoices):
 
 
 LISTED_COLUMNS = ("slug", "title", "query", "created_at", "expires_at", "visibility")
+LISTED_ANALYSIS_KEYS = ("query", "format", "tables")
 
 
 class ExplainQuerySet(models.QuerySet):
@@ -30,15 +31,15 @@ class ExplainQuerySet(models.QuerySet):
         """What lists, search and the API list may show: live and public."""
         return self.live(now).filter(visibility=Visibility.PUBLIC)
 
-    def listed(self) -> ExplainQuerySet:
-        """Only what lists of explains show: a few columns, and the analysis's `query`, `format` and
-        `tables` as `analysis_query`, `analysis_format` and `analysis_tables`, picked out by the
-        database, which sends neither the paste nor the whole analysis (kilobytes to decode)."""
-        return self.only(*LISTED_COLUMNS).annotate(
-            analysis_query=KeyTransform("query", "analysis"),
-            analysis_format=KeyTransform("format", "analysis"),
-            analysis_tables=KeyTransform("tables", "analysis"),
-        )
+    def listed(self, *keys: str) -> ExplainQuerySet:
+        """Only what lists of explains show: a few columns, and these keys of the analysis (by
+        default `query`, `format` and `tables`) as `analysis_<key>`, picked out by the database,
+        which sends neither the paste nor the whole analysis (kilobytes to decode). Each key
+        costs PostgreSQL a reading of the whole analysis (out of line and compressed): ask only
+        for those shown."""
+        keys = keys or LISTED_ANALYSIS_KEYS
+        picked = {f"analysis_{key}": KeyTransform(key, "analysis") for key in keys}
+        return self.only(*LISTED_COLUMNS).annotate(**picked)
 
     def before(self, position: tuple[datetime, str] | None) -> ExplainQuerySet:
         """Those after `position` (a creation time and a slug) in the newest-first order of lists

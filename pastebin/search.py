@@ -96,8 +96,8 @@ class Window:
 def search_public(text: str, limit: int, before: Position | None = None) -> list[Explain]:
     """The newest `limit` public explains whose title, query or table names match `text` (of those
     after `before` in newest-first order, when given), with only what lists show of them
-    (`ExplainQuerySet.listed`)."""
-    explains = Explain.objects.public().listed().order_by(*NEWEST)
+    (`ExplainQuerySet.listed`: of the analysis, its tables)."""
+    explains = Explain.objects.public().listed("tables").order_by(*NEWEST)
     if connection.vendor != "postgresql":
         for word in text.split():
             explains = explains.filter(search_text__icontains=word)

@@ -303,6 +303,6 @@ def test_reports_appear_on_no_public_page_or_api(client, create):
         body = response.content.decode()
         assert "zzcomment" not in body and "zzunsaved" not in body, url
     for words in ("zzunsaved", "zzcomment"):  # the search page repeats the words, and finds nothing
-        assert client.get("/search/", {"q": words}).context["results"] == []
+        assert client.get("/search/", {"q": words}).context["items"] == []
     assert "misread" not in client.get("/api/v1/schema/").content.decode()
     assert not [key for key in client.get(data["api_url"]).json() if "misread" in key or "report" in key]

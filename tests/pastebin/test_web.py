@@ -7,7 +7,9 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from pastebin.models import AbuseReport, Explain
 from pastebin.views import encode_cursor
@@ -312,12 +314,32 @@ def test_lists_use_a_fixed_number_of_queries(client, create, django_assert_max_n
     with django_assert_max_num_queries(4):
         assert client.get("/recent/").status_code == 200
     # Search: its statement timeout; on PostgreSQL the planner's estimate, then (with few matches
-    # expected, so no walk down the newest explains nor windows of recent ones) the GIN step in a
-    # savepoint (SAVEPOINT, planner settings, the step, ROLLBACK TO, RELEASE); then the explains found.
+    # expected, so no walk down the newest explains nor windows of recent ones) the GIN step between
+    # its planner settings and their restoring; then the explains found.
     with django_assert_max_num_queries(10):
         assert client.get("/search/", {"q": "many"}).status_code == 200
     with django_assert_max_num_queries(4):
         assert client.get("/api/v1/explains/").status_code == 200
+
+
+def test_list_items_show_each_explain_escaped(client, create):
+    """Recent and search show each explain's link, title (or "Untitled explain"), creation time,
+    tables and the start of its query, escaped; of the analysis only the tables are read."""
+    long_query = "SELECT <b>" + "x" * 300
+    untitled = create(visibility="public", query=long_query)
+    titled = create(explain_table(table="t<i>"), visibility="public", title="payroll <script>alert(1)</script>")
+    titled_slug, untitled_slug = titled["slug"], untitled["slug"]
+    stored = Explain.objects.get(slug=titled_slug)
+    with CaptureQueriesContext(connection) as queries:
+        pages = [client.get("/recent/").content.decode(), client.get("/search/", {"q": "payroll"}).content.decode()]
+    listing = [query["sql"] for query in queries.captured_queries if "pastebin_explain.title" in query["sql"].replace('"', "")]
+    assert listing and all("tables" in sql and "format" not in sql for sql in listing)
+    for html in pages:
+        assert f'href="/e/{titled_slug}/">payroll &lt;script&gt;alert(1)&lt;/script&gt;</a>' in html
+        assert f'<time datetime="{stored.created_at.isoformat()}">{stored.created_at:%Y-%m-%d %H:%M}</time>' in html
+        assert "<code>t&lt;i&gt;</code>" in html and "<script>" not in html and "<i>" not in html
+    assert f'href="/e/{untitled_slug}/">Untitled explain</a>' in pages[0]
+    assert f'<code class="query-snippet">SELECT &lt;b&gt;{"x" * 149}…</code>' in pages[0]
 
 
 @pytest.mark.parametrize(
