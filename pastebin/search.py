@@ -21,8 +21,8 @@ day's explains long, and the search goes:
    the matches among the explains created since a cutoff, taken from the planner's statistics
    of creation times (no explain is read to find it): the newest fraction of all explains
    expected to hold `SPARE` times `limit` matches (at least `NEWEST_FRACTION`), then ten
-   times that fraction, each only while it is less than half of all explains and spans at most
-   `MAX_DAYS` days. The search is rewritten to ask for each word on each of those days
+   times that fraction, each only while it holds at most `MAX_WINDOW_SHARE` of all explains and
+   spans at most `MAX_DAYS` days. The search is rewritten to ask for each word on each of those days
    (`pastebin_search_days`), so the index reads only those days' lists. A window holding fewer
    than a tenth of `limit` matches is the last tried: the next would hold fewer than `limit`.
 3. With fewer than `limit` matches in those, or few expected at all: every match the GIN index
@@ -56,6 +56,11 @@ WINDOW = 20_000
 SPARE = 4
 NEWEST_FRACTION = 0.01
 MAX_DAYS = 366
+# A window's words of each day are read together, item by item (none of them is required), so a
+# wide window costs more than reading every match: at a million explains over 115 days, for two
+# or three frequent words, 4 to 7 ms for the newest 14%, 12 to 21 ms for 28%, 31 to 53 ms for
+# half, against 8 to 27 ms for every match.
+MAX_WINDOW_SHARE = 0.15
 # With fewer matches expected, reading every one (a page read each) costs less than finding a
 # window (the statistics, then the window's days in the index): about a millisecond.
 WINDOW_FROM = 1_000
@@ -140,12 +145,12 @@ def day(moment: datetime) -> int:
 def recent_windows(expected: float, limit: int, now: datetime, before: Position | None = None) -> list[Window]:
     """The windows of newest explains (after `before`) expected to hold `SPARE` times `limit` of
     the `expected` matches (at least the newest `NEWEST_FRACTION` of all), then ten times as many
-    explains, from the planner's statistics; only those holding less than half of all explains
-    and spanning at most `MAX_DAYS` days. Their days run to the cursor's, or to the day after the
+    explains, from the planner's statistics; only those holding at most `MAX_WINDOW_SHARE` of all
+    explains and spanning at most `MAX_DAYS` days. Their days run to the cursor's, or to the day after the
     newest explain's or today's, whichever is later (an explain saved meanwhile, past midnight,
     is in them). The statement is prepared: planning the `pg_stats` view costs more than reading it."""
     first = max(SPARE * limit / max(expected, 1), NEWEST_FRACTION)
-    if first >= 0.5:
+    if first > MAX_WINDOW_SHARE:
         return []
     [(times, newest_day)] = prepared.rows(CREATION_TIMES, [])
     if not times or newest_day is None:
@@ -155,7 +160,7 @@ def recent_windows(expected: float, limit: int, now: datetime, before: Position 
     last_day = day(before[0]) if before is not None else max(newest_day, day(now)) + 1
     windows = []
     for share in (first, first * 10):
-        if share >= 0.5 or skipped + share >= 1:
+        if share > MAX_WINDOW_SHARE or skipped + share >= 1:
             break
         since = datetime.fromtimestamp(times[int((1 - skipped - share) * last)], UTC)
         if last_day - day(since) >= MAX_DAYS:

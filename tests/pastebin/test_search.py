@@ -147,6 +147,7 @@ def test_windows_of_recent_explains_find_the_newest_matches(numbered, monkeypatc
     two or four of the eight public explains here, so too few matches, or enough): the same answers."""
     monkeypatch.setattr(search, "SPARE", 0)
     monkeypatch.setattr(search, "WINDOW_FROM", 0)
+    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
     monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
@@ -163,6 +164,7 @@ def test_no_window_without_statistics_or_over_too_many_days(numbered, monkeypatc
     `MAX_DAYS` days would ask the index for too many dated words."""
     monkeypatch.setattr(search, "SPARE", 0)
     monkeypatch.setattr(search, "WINDOW_FROM", 0)
+    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
     monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
     now = START + timedelta(hours=1)
     assert search.recent_windows(8, 3, now) == []
@@ -174,11 +176,29 @@ def test_no_window_without_statistics_or_over_too_many_days(numbered, monkeypatc
 
 
 @postgres
+def test_no_window_holds_more_than_its_share_of_all_explains(numbered, monkeypatch):
+    """Wider windows cost more than reading every match from the index: none holds more than
+    `MAX_WINDOW_SHARE` of all explains (a first window of 5%, then none of half)."""
+    monkeypatch.setattr(search, "SPARE", 0)
+    monkeypatch.setattr(search, "WINDOW_FROM", 0)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE pastebin_explain")
+    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.05)
+    assert len(search.recent_windows(8, 3, clock.now())) == 1
+    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
+    assert len(search.recent_windows(8, 3, clock.now())) == 2
+    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.15)
+    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
+    assert search.recent_windows(8, 3, clock.now()) == []
+
+
+@postgres
 def test_windows_reach_explains_created_after_now(numbered, monkeypatch):
     """Explains created later than the searching process's clock says (a clock behind another's)
     are in the windows' days: they run to the newest explain's day."""
     monkeypatch.setattr(search, "SPARE", 0)
     monkeypatch.setattr(search, "WINDOW_FROM", 0)
+    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
     monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
@@ -199,6 +219,7 @@ def test_every_way_pages_through_the_matches(create, monkeypatch, gin_first, fra
     monkeypatch.setattr(search, "GIN_FIRST", gin_first)
     monkeypatch.setattr(search, "SPARE", 0)
     monkeypatch.setattr(search, "WINDOW_FROM", 0)
+    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
     monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
     for number in range(30):
         moment = START + timedelta(hours=3 * min(number, 28))  # the last three at the same moment
