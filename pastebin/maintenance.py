@@ -47,7 +47,7 @@ def slug_batches(explains: QuerySet[Explain], size: int) -> Iterator[list[str]]:
 # One statement per batch: its explains are picked from the expiry index and deleted by their row
 # addresses (no second search by key), and tombstones are left for those deleted. A row changed
 # meanwhile has moved and is left for the next batch, so an expiry extended at the same moment
-# holds. The foreign keys to explains delete or unlink what points at them (migration 0011).
+# holds. A trigger deletes or unlinks what points at them, a statement per link (migration 0015).
 # Batches running side by side (`purge`) each take a slice of the expiry times after `after`,
 # and skip rows another purge has locked.
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
@@ -73,8 +73,8 @@ def purge_expired(now: datetime, size: int, after: datetime = EARLIEST, upto: da
     tombstones; how many were deleted. What points at them goes with them:
     abuse reports and idempotency records are deleted, misread reports (which keep their own copy
     of the paste) and improvements lose the link. Nothing is loaded: on PostgreSQL it is one
-    statement, whose foreign keys act on what points at the explains; elsewhere one statement
-    per table."""
+    statement, whose trigger acts on what points at the explains; elsewhere one statement per
+    table."""
     if connection.vendor == "postgresql":
         with transaction.atomic(), connection.cursor() as cursor:
             values = {"now": now, "size": size, "reason": "expired", "after": after, "upto": upto or now}
@@ -96,8 +96,8 @@ def purge(now: datetime, size: int, jobs: int) -> tuple[int, int]:
     """Delete every explain expired at `now`, `size` per batch, and the idempotency records older
     than 24 hours; how many of each were deleted. On PostgreSQL `jobs` threads delete explains
     side by side, each on a connection of its own, and one more the records meanwhile. A purged
-    explain costs the database server about 60 µs of CPU, mostly the foreign keys' triggers and
-    the TOAST and index work of the row, so the server's cores are what bounds the rate. Inside a
+    explain costs the database server about 40 µs of CPU, mostly the heap and TOAST work of the
+    row and its tombstone, so the server's cores are what bounds the rate. Inside a
     transaction it all runs on the caller's connection: the others would not see what it wrote."""
     cutoff = idempotency.cutoff(now)
     if jobs <= 1 or connection.vendor != "postgresql" or connection.in_atomic_block:
@@ -152,7 +152,7 @@ def _purge_until_done(
 
 
 # The oldest records, by row address, skipping those another transaction holds: a purge batch
-# deleting their explains holds them (the foreign key's cascade), and waiting for it could close
+# deleting their explains holds them (its trigger deletes them), and waiting for it could close
 # a cycle of waits with the batches side by side. The records skipped go with their explains, or
 # in the next purge if that batch is rolled back.
 OLD_RECORDS_BATCH = """

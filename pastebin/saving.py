@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import orjson
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 
 import analyzer
 from analyzer.web import answers
@@ -185,7 +185,12 @@ def _insert_unless_taken(explain: Explain) -> bool:
         "ON CONFLICT (slug) DO NOTHING RETURNING slug"
     )
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*values, explain.slug])
+        try:
+            cursor.execute(statement, [*values, explain.slug])
+        except IntegrityError as exc:  # on PostgreSQL, when what it improves on was deleted meanwhile
+            if explain.improves_on_id is None:
+                raise
+            raise SaveError("The explain this one improves on has just been deleted.") from exc
         return cursor.fetchone() is not None
 
 

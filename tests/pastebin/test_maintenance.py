@@ -7,12 +7,13 @@ from __future__ import annotations
 import importlib
 import json
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 
 import analyzer
 from pastebin import maintenance
@@ -146,6 +147,129 @@ def test_deleting_old_records_never_waits_for_one_another_transaction_holds(clie
     assert maintenance.delete_records(START + timedelta(hours=1), 2) == 1
 
 
+def _report(slug: str) -> AbuseReport:
+    return AbuseReport.objects.create(explain_id=slug, reason="spam", created_at=START)
+
+
+@pytest.mark.postgres
+def test_a_link_to_no_explain_is_refused(create, paste):
+    """Reports, records and improvements are written only to an explain that exists (the check of
+    migration 0015's triggers, where a foreign key checked before)."""
+    slug = create(expires="never")["slug"]
+    misread = MisreadReport.objects.create(
+        text=paste, parser_version="1", read_format="table", read_rows=1, read_truncated=False, created_at=START
+    )
+    record = {"request_hash": "0" * 64, "created_at": START, "masked_delete_token": "00"}
+    writes = [
+        _report,
+        lambda target: IdempotencyRecord.objects.create(key_hash=target.ljust(64, "0"), explain_id=target, **record),
+        lambda target: MisreadReport.objects.filter(pk=misread.pk).update(explain_id=target),
+        lambda target: Explain.objects.filter(slug=slug).update(improves_on_id=target),
+    ]
+    for write in writes:
+        with pytest.raises(IntegrityError, match="violates its link to explains"), transaction.atomic():
+            write("nosuchexplain0")
+        other = create(expires="never")["slug"]
+        write(other)  # an explain that exists
+    assert AbuseReport.objects.count() == IdempotencyRecord.objects.count() == 1
+    assert MisreadReport.objects.get().explain_id and Explain.objects.get(slug=slug).improves_on_id
+    with pytest.raises(IntegrityError, match="slug never changes"), transaction.atomic():
+        Explain.objects.filter(slug=slug).update(slug="anotherslug000")
+
+
+@pytest.mark.postgres
+def test_deleting_or_truncating_explains_acts_on_what_links_to_them(create, paste):
+    """One DELETE statement of several explains deletes their reports and records and unlinks their
+    misread reports and improvements, and nothing else; TRUNCATE does so for every link."""
+    with at(START):
+        gone = [create_keyed_direct(create, n) for n in range(3)]
+        kept = create(expires="never")["slug"]
+    improving = create(expires="never", improves_on=gone[0])["slug"]
+    for slug in [*gone, kept]:
+        _report(slug)
+        file_report(paste, explain=Explain.objects.get(slug=slug))
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM pastebin_explain WHERE slug = ANY(%s)", [gone])
+    assert list(AbuseReport.objects.values_list("explain_id", flat=True)) == [kept]
+    assert sorted(MisreadReport.objects.values_list("explain_id", flat=True), key=str) == sorted([None] * 3 + [kept], key=str)
+    assert Explain.objects.get(slug=improving).improves_on_id is None
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE pastebin_explain")
+    assert not AbuseReport.objects.exists() and not IdempotencyRecord.objects.exists()
+    assert MisreadReport.objects.count() == 4 and not MisreadReport.objects.filter(explain__isnull=False).exists()
+
+
+def create_keyed_direct(create, number: int) -> str:
+    """An explain with an idempotency record pointing at it (written directly)."""
+    slug = create(explain_table(table=f"t{number}"), expires="never")["slug"]
+    IdempotencyRecord.objects.create(
+        key_hash=f"{number}".rjust(64, "0"), request_hash="0" * 64, explain_id=slug, created_at=START, masked_delete_token="00"
+    )
+    return slug
+
+
+def _in_transaction(work, started: threading.Event, finish: threading.Event, outcome: list) -> threading.Thread:
+    """A thread running `work()` in a transaction of its own connection, which signals `started` once
+    `work` has run and commits when `finish` is set; what it raised, if anything, goes in `outcome`."""
+
+    def run() -> None:
+        try:
+            with transaction.atomic():
+                work()
+                started.set()
+                assert finish.wait(10)
+        except Exception as exc:
+            outcome.append(exc)
+        finally:
+            started.set()
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def _waiting_for_a_lock() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+def _until(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("first", ["deletion", "report"])
+def test_a_link_written_while_its_explain_is_deleted_never_points_at_nothing(create, first):
+    """Whichever commits first, the other waits for it: a report written while its explain is
+    deleted is refused (the deletion came first) or deleted with it (the report came first)."""
+    slug = create(expires="never")["slug"]
+    delete = lambda: connection.cursor().execute("DELETE FROM pastebin_explain WHERE slug = %s", [slug])  # noqa: E731
+    steps = {"deletion": delete, "report": lambda: _report(slug)}
+    second = "report" if first == "deletion" else "deletion"
+    finish, outcomes = threading.Event(), {first: [], second: []}
+    started = threading.Event()
+    holder = _in_transaction(steps[first], started, finish, outcomes[first])
+    assert started.wait(10)
+    done = threading.Event()
+    waiter = _in_transaction(steps[second], threading.Event(), done, outcomes[second])
+    assert _until(lambda: _waiting_for_a_lock() == 1)  # the second waits for the first
+    finish.set()
+    holder.join()
+    done.set()
+    waiter.join()
+    assert outcomes["deletion"] == []
+    assert [type(exc) for exc in outcomes["report"]] == ([IntegrityError] if first == "deletion" else [])
+    assert not Explain.objects.filter(slug=slug).exists() and not AbuseReport.objects.exists()
+
+
 @pytest.fixture
 def three(create):
     """Three explains: one analyzed by an old parser, one whose stored analysis went stale, one current."""
@@ -272,36 +396,46 @@ def test_indexes_after_the_migrations(db):
     with connection.cursor() as cursor:
         cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'pastebin_explain_search_vector'")
         assert cursor.fetchone()[0] == ["gin_pending_list_limit=256"]
-        # The links to explains keep their constraints: nothing can point at a purged explain.
-        # Deleting an explain deletes its reports and records, and unlinks the rest.
-        cursor.execute(
-            "SELECT conrelid::regclass::text, confdeltype, condeferred FROM pg_constraint "
-            "WHERE confrelid = 'pastebin_explain'::regclass"
-        )
-        assert sorted(cursor.fetchall()) == [
-            ("pastebin_abusereport", "c", True),
-            ("pastebin_explain", "n", True),
-            ("pastebin_idempotencyrecord", "c", True),
-            ("pastebin_misreadreport", "n", True),
-        ]
+        # The links to explains are kept by triggers (migration 0015), no longer by foreign keys.
+        cursor.execute("SELECT count(*) FROM pg_constraint WHERE confrelid = 'pastebin_explain'::regclass")
+        assert cursor.fetchone()[0] == 0
+        cursor.execute(LINK_TRIGGERS)
+        assert cursor.fetchone()[0] == 7
+
+
+LINK_TRIGGERS = (
+    "SELECT count(*) FROM pg_trigger WHERE tgname LIKE ANY (ARRAY['%%explain_check', 'pastebin_explain_unlink', "
+    "'pastebin_explain_truncated', 'pastebin_explain_slug_kept', 'pastebin_explain_improves_on_check'])"
+)
+FOREIGN_KEYS = "SELECT string_agg(confdeltype::text, '' ORDER BY conname) FROM pg_constraint WHERE confrelid = %s::regclass"
 
 
 @pytest.mark.postgres
-def test_the_migration_of_the_links_to_explains_is_reversible(db):
-    migration = importlib.import_module("pastebin.migrations.0011_explain_links_on_delete")
-    query = (
-        "SELECT string_agg(confdeltype::text, '' ORDER BY conname) FROM pg_constraint WHERE confrelid = %s::regclass"
-    )
+def test_the_migrations_of_the_links_to_explains_are_reversible(db):
+    """Back to the foreign keys of migration 0011 (their actions on delete, then none), and forward
+    to the triggers again."""
+    by_triggers = importlib.import_module("pastebin.migrations.0015_explain_links_by_statement")
+    on_delete = importlib.import_module("pastebin.migrations.0011_explain_links_on_delete").on_delete
     with connection.schema_editor() as editor:
-        migration.on_delete(False)(None, editor)
+        by_triggers.by_foreign_keys(None, editor)
     with connection.cursor() as cursor:
-        cursor.execute(query, ["pastebin_explain"])
+        cursor.execute(FOREIGN_KEYS, ["pastebin_explain"])
+        assert sorted(cursor.fetchone()[0]) == ["c", "c", "n", "n"]
+        cursor.execute(LINK_TRIGGERS)
+        assert cursor.fetchone()[0] == 0
+    with connection.schema_editor() as editor:
+        on_delete(False)(None, editor)
+    with connection.cursor() as cursor:
+        cursor.execute(FOREIGN_KEYS, ["pastebin_explain"])
         assert cursor.fetchone()[0] == "aaaa"
     with connection.schema_editor() as editor:
-        migration.on_delete(True)(None, editor)
+        on_delete(True)(None, editor)
+        by_triggers.by_triggers(None, editor)
     with connection.cursor() as cursor:
-        cursor.execute(query, ["pastebin_explain"])
-        assert sorted(cursor.fetchone()[0]) == ["c", "c", "n", "n"]
+        cursor.execute(FOREIGN_KEYS, ["pastebin_explain"])
+        assert cursor.fetchone()[0] is None
+        cursor.execute(LINK_TRIGGERS)
+        assert cursor.fetchone()[0] == 7
 
 
 @pytest.mark.postgres

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection, transaction
 
 from pastebin import saving
 from pastebin.models import Explain
@@ -61,4 +62,17 @@ def test_a_paste_the_analyze_api_answered_is_still_checked_before_it_is_stored(c
     assert client.post("/api/v1/analyze/", paste, content_type="text/plain").status_code == 200
     with pytest.raises(saving.SaveError, match="NUL"):
         saving.save_explain(paste)
+    assert not Explain.objects.exists()
+
+
+@pytest.mark.postgres
+def test_an_improvement_of_an_explain_deleted_meanwhile_is_refused(client, paste):
+    """What it improves on was checked, then deleted before the insert (by a purge, say): a 400
+    for the client, no explain linked to nothing."""
+    older = saving.save_explain(paste, expires="never").explain
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM pastebin_explain WHERE slug = %s", [older.slug])
+    with pytest.raises(saving.SaveError, match="has just been deleted") as refused, transaction.atomic():
+        saving.save_explain(paste, expires="never", improves_on=older)
+    assert refused.value.status == 400
     assert not Explain.objects.exists()
