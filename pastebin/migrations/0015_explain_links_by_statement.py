@@ -54,24 +54,16 @@ BEGIN
     RETURN NULL;
 END
 $$;
-CREATE OR REPLACE FUNCTION pastebin_lock_linked_explain(slug varchar, link text) RETURNS void LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION pastebin_check_link() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The trigger's argument names the column holding the link.
+DECLARE
+    target varchar := to_jsonb(NEW) ->> TG_ARGV[0];
 BEGIN
-    PERFORM 1 FROM pastebin_explain AS explain WHERE explain.slug = pastebin_lock_linked_explain.slug FOR KEY SHARE;
+    PERFORM 1 FROM pastebin_explain WHERE slug = target FOR KEY SHARE;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'insert or update on table "%%" violates its link to explains', link
-            USING ERRCODE = 'foreign_key_violation', DETAIL = format('No explain has the slug %%L.', slug);
+        RAISE EXCEPTION 'insert or update on table "%%" violates its link to explains', TG_TABLE_NAME
+            USING ERRCODE = 'foreign_key_violation', DETAIL = format('No explain has the slug %%L.', target);
     END IF;
-END
-$$;
-CREATE OR REPLACE FUNCTION pastebin_check_explain_link() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pastebin_lock_linked_explain(NEW.explain_id, TG_TABLE_NAME);
-    RETURN NULL;
-END
-$$;
-CREATE OR REPLACE FUNCTION pastebin_check_improves_on() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pastebin_lock_linked_explain(NEW.improves_on_id, TG_TABLE_NAME);
     RETURN NULL;
 END
 $$;
@@ -87,11 +79,11 @@ CREATE TRIGGER pastebin_explain_truncated AFTER TRUNCATE ON pastebin_explain
 CREATE TRIGGER pastebin_explain_slug_kept BEFORE UPDATE OF slug ON pastebin_explain
     FOR EACH ROW WHEN (NEW.slug IS DISTINCT FROM OLD.slug) EXECUTE FUNCTION pastebin_explain_slug_kept();
 CREATE TRIGGER pastebin_explain_improves_on_check AFTER INSERT OR UPDATE OF improves_on_id ON pastebin_explain
-    FOR EACH ROW WHEN (NEW.improves_on_id IS NOT NULL) EXECUTE FUNCTION pastebin_check_improves_on();
+    FOR EACH ROW WHEN (NEW.improves_on_id IS NOT NULL) EXECUTE FUNCTION pastebin_check_link('improves_on_id');
 """
 LINK_CHECK = """
 CREATE TRIGGER {table}_explain_check AFTER INSERT OR UPDATE OF explain_id ON {table}
-    FOR EACH ROW WHEN (NEW.explain_id IS NOT NULL) EXECUTE FUNCTION pastebin_check_explain_link();
+    FOR EACH ROW WHEN (NEW.explain_id IS NOT NULL) EXECUTE FUNCTION pastebin_check_link('explain_id');
 """
 DROP = """
 DROP TRIGGER IF EXISTS pastebin_explain_unlink ON pastebin_explain;
@@ -103,10 +95,8 @@ DROP TRIGGER IF EXISTS pastebin_idempotencyrecord_explain_check ON pastebin_idem
 DROP TRIGGER IF EXISTS pastebin_misreadreport_explain_check ON pastebin_misreadreport;
 DROP FUNCTION IF EXISTS pastebin_explain_unlink();
 DROP FUNCTION IF EXISTS pastebin_explain_truncated();
-DROP FUNCTION IF EXISTS pastebin_check_explain_link();
-DROP FUNCTION IF EXISTS pastebin_check_improves_on();
+DROP FUNCTION IF EXISTS pastebin_check_link();
 DROP FUNCTION IF EXISTS pastebin_explain_slug_kept();
-DROP FUNCTION IF EXISTS pastebin_lock_linked_explain(varchar, text);
 """
 CONSTRAINT = """
 SELECT conname FROM pg_constraint
