@@ -76,9 +76,10 @@ DATED = "pastebin_search_words(search_text, created_at)"
 UNDATED = "to_tsvector('simple', search_text)"
 
 
-def rewrite_vectors(vector: str, batch: int = BATCH):
-    """A RunPython function setting every row's `search_vector` to `vector`, `batch` rows (in slug
-    order) per statement, each committing on its own; nothing elsewhere than on PostgreSQL."""
+def rewrite_vectors(vector: str, batch: int = BATCH, where: str = "true"):
+    """A RunPython function setting the `search_vector` of every row (of those `where` holds) to
+    `vector`, `batch` rows (in slug order) per statement, each committing on its own; nothing
+    elsewhere than on PostgreSQL."""
 
     def run(apps, schema_editor):
         if schema_editor.connection.vendor != "postgresql":
@@ -91,7 +92,9 @@ def rewrite_vectors(vector: str, batch: int = BATCH):
                 if end is None:
                     return
                 cursor.execute(
-                    f"UPDATE pastebin_explain SET search_vector = {vector} WHERE slug > %s AND slug <= %s", [last, end]
+                    f"UPDATE pastebin_explain SET search_vector = {vector} "
+                    f"WHERE slug > %s AND slug <= %s AND ({where})",
+                    [last, end],
                 )
                 last = end
 

@@ -3,6 +3,7 @@ stored `search_vector` kept by its trigger, its GIN index, and each of the searc
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from datetime import UTC, datetime, timedelta
@@ -351,3 +352,25 @@ def test_a_search_keeps_the_connections_prepared_statements(create):
         assert cursor.fetchone()[0] >= 1
         cursor.execute("SHOW enable_indexscan")
         assert cursor.fetchone()[0] == "on"
+
+
+def test_words_between_angle_brackets_are_found(create):
+    """`total<price AND qty>0` is no markup tag: each of its words is searchable (PostgreSQL's
+    parser dropped `<price AND qty>` whole), and so is the condition as written."""
+    create(title="margins", query="SELECT * FROM orders WHERE total<price AND qty>0", visibility="public")
+    create(title="other", query="SELECT * FROM orders", visibility="public")
+    for text in ("price", "qty", "total<price", "orders qty>0", "margins"):
+        assert titles(text) == ["margins"], text
+
+
+@postgres
+def test_the_migration_makes_the_words_of_texts_with_angle_brackets_again(create):
+    migration = importlib.import_module("pastebin.migrations.0016_search_words_across_angle_brackets")
+    create(title="margins", query="WHERE total<price", visibility="public")
+    create(title="plain", query="WHERE total = price", visibility="public")
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE pastebin_explain SET search_vector = ''::tsvector")  # as stored before, wordless
+    assert titles("price") == []
+    with connection.schema_editor() as editor:
+        migration.Migration.operations[1].code(None, editor)
+    assert titles("price") == ["margins"]  # only the text holding a bracket was made again
