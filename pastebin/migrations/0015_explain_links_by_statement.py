@@ -9,7 +9,7 @@ that was about half of what PostgreSQL spent purging one (see README, Benchmarks
   from the statement's transition table and, one statement each, deletes their abuse reports and
   idempotency records and unlinks their misread reports and improvements, as the models'
   `on_delete` says (found by each link's index: the slugs are passed as an array). After a
-  TRUNCATE of explains, it does the same for every link.
+  TRUNCATE of explains, `pastebin_explain_truncated()` does the same for every link.
 - Before a link is written (a row inserted, or its link changed, to a slug), the explain it
   names is locked as a foreign key locks it (`FOR KEY SHARE`, until the writing transaction
   ends), or the statement fails with `foreign_key_violation` when there is none. So a link

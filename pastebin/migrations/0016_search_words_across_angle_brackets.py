@@ -24,14 +24,21 @@ ACROSS_BRACKETS = WORDS.replace(READ_AS_BLANKS, "translate(left(coalesce(body, '
 WITH_BRACKETS = "strpos(search_text, '<') > 0 OR strpos(search_text, '>') > 0"
 
 
+def words_made_with(function: str):
+    """A RunPython function making `pastebin_search_words` this function, then the stored words of
+    the texts it reads otherwise. One operation each way: reversed, the function is put back
+    before the words are made again with it."""
+    define, rewrite = on_postgresql(function), by_day.rewrite_vectors(by_day.DATED, where=WITH_BRACKETS)
+
+    def run(apps, schema_editor):
+        define(apps, schema_editor)
+        rewrite(apps, schema_editor)
+
+    return run
+
+
 class Migration(migrations.Migration):
     atomic = False
     dependencies = [("pastebin", "0015_explain_links_by_statement")]
 
-    operations = [
-        migrations.RunPython(on_postgresql(ACROSS_BRACKETS), on_postgresql(WORDS)),
-        migrations.RunPython(
-            by_day.rewrite_vectors(by_day.DATED, where=WITH_BRACKETS),
-            by_day.rewrite_vectors(by_day.DATED, where=WITH_BRACKETS),
-        ),
-    ]
+    operations = [migrations.RunPython(words_made_with(ACROSS_BRACKETS), words_made_with(WORDS))]

@@ -366,11 +366,17 @@ def test_words_between_angle_brackets_are_found(create):
 @postgres
 def test_the_migration_makes_the_words_of_texts_with_angle_brackets_again(create):
     migration = importlib.import_module("pastebin.migrations.0016_search_words_across_angle_brackets")
-    create(title="margins", query="WHERE total<price", visibility="public")
+    create(title="margins", query="WHERE total<price AND qty>0", visibility="public")
     create(title="plain", query="WHERE total = price", visibility="public")
     with connection.cursor() as cursor:
         cursor.execute("UPDATE pastebin_explain SET search_vector = ''::tsvector")  # as stored before, wordless
     assert titles("price") == []
     with connection.schema_editor() as editor:
-        migration.Migration.operations[1].code(None, editor)
+        migration.Migration.operations[0].code(None, editor)
     assert titles("price") == ["margins"]  # only the text holding a bracket was made again
+    with connection.schema_editor() as editor:
+        migration.Migration.operations[0].reverse_code(None, editor)
+    assert titles("price") == []  # the function before it, and the words it made
+    with connection.schema_editor() as editor:
+        migration.Migration.operations[0].code(None, editor)
+    assert titles("price") == ["margins"]
