@@ -17,17 +17,18 @@ Does every page stay as fast with a million stored explains as with a thousand?
 4. At 1,000 explains, after VACUUM ANALYZE, the database is copied (`CREATE DATABASE … TEMPLATE`)
    before it grows to N, so that both sizes can be timed side by side: on a machine shared with
    other work, timing one size minutes after the other mostly measures how busy the machine was.
-5. Times every page and API endpoint through Django's test client (the whole middleware stack,
-   in this process, no network), in `--repeat` rounds after one warm-up, each round asking every
-   endpoint once of the 1,000 explains and once of the N (the connection switches databases,
-   and the cache is cleared); each figure is the median of its rounds. Permalinks, raw views, API
-   details and comparisons each ask for other explains, picked at random among the live ones
-   (read from the database each time: a worker's memory of explains is off here, since both
-   databases hold the same slugs; `bench/http_bench.py` measures pages with it). A
-   search's page costs more the more explains it lists, so the table tells how many each one
-   listed at each size, and times finding the matches alone too. The searches go from the worst
-   cases of one way of finding matches to those of the other: frequent words, words each frequent
-   but rarely together, rare words, words in no public explain, a word's start (words match whole).
+5. Times every page and API endpoint through Django's test client (the whole middleware stack, in
+   this process, no network), in `--repeat` rounds after one warm-up, each round asking every
+   endpoint once of the 1,000 explains and once of the N (each database through a connection of its
+   own, kept from round to round as a server's pool keeps them; the cache is cleared); each figure
+   is the median of its rounds. Permalinks, raw views, API details and comparisons each ask for
+   other explains, picked at random among the live ones (read from the database each time: a
+   worker's memory of explains is off here, since both databases hold the same slugs;
+   `bench/http_bench.py` measures pages with it). A search's page costs more the more explains it
+   lists, so the table tells how many each one listed at each size, and times finding (and reading)
+   the matches alone too. The searches go from the worst cases of one way of finding matches to
+   those of the other: frequent words, words each frequent but rarely together, rare words, words in
+   no public explain, a word's start (words match whole).
 6. At each size, runs `purge_expired` (rows deleted per second) and `reanalyze --all --jobs
    <cores>` (rows per second, and the same with the analyzer's own CPU time, as the command
    reports it, taken out); not with `--jobs 0`, which times the pages and endpoints only.
@@ -342,14 +343,28 @@ def request(client, target: str | tuple[str, str]) -> int:
     return response.content.count(b'class="explain-item"')
 
 
-def use_database(name: str) -> None:
-    """Point the connection at database `name` (reconnecting at the next query), with an empty cache."""
-    from django.core.cache import cache
-    from django.db import connection
+# A connection of its own to each database timed, kept from round to round as a server's pool
+# keeps its connections: a new one would start each round on a backend with nothing cached, which
+# costs the first statements of a kind (the statistics, a search function) more than they cost.
+CONNECTIONS: dict[str, object] = {}
 
-    connection.close()
-    connection.settings_dict["NAME"] = name
+
+def use_database(name: str) -> None:
+    """Make the connection to database `name` the default one, with an empty cache."""
+    from django.core.cache import cache
+    from django.db import connections
+
+    if name not in CONNECTIONS:
+        current = connections["default"]
+        CONNECTIONS[name] = type(current)({**current.settings_dict, "NAME": name}, "default")
+    connections["default"] = CONNECTIONS[name]
     cache.clear()
+
+
+def close_connections() -> None:
+    """Close the connections `use_database` opened (a database is dropped only with none)."""
+    for opened in CONNECTIONS.values():
+        opened.close()
 
 
 def copy_database(name: str) -> str:
@@ -405,9 +420,9 @@ def time_endpoints(databases: list[str], repeat: int) -> list[tuple[dict[str, fl
 
 
 def time_matching() -> dict[str, float]:
-    """Seconds of finding each search's matches alone (`newest_matches`: the slugs of the newest
-    21, those of a page and one more to tell whether there is another), without loading and
-    listing them."""
+    """Seconds of finding each search's matches alone (`newest_matches`: the newest 21, those of a
+    page and one more to tell whether there is another, read as lists show them), without the
+    page that lists them."""
     from pastebin.search import newest_matches
     from pastebin.views import PAGE_SIZE
 
@@ -490,6 +505,7 @@ def drop_copy() -> None:
     from django.db import connection
 
     connection.close()
+    close_connections()
     administer(f'DROP DATABASE IF EXISTS "{SMALL_DATABASE}"')
 
 

@@ -47,7 +47,8 @@ from django.db.models import BooleanField, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
 from config import prepared
-from pastebin import clock
+from pastebin import clock, listing
+from pastebin.listing import Listed
 from pastebin.models import Explain
 
 NEWEST = ("-created_at", "-slug")
@@ -85,6 +86,8 @@ CREATION_TIMES = (
     "WHERE schemaname = current_schema() AND tablename = 'pastebin_explain' AND attname = 'created_at'), "
     "(SELECT floor(extract(epoch FROM max(created_at)) / 86400)::bigint FROM pastebin_explain)"
 )
+# The explains a step found (the statement selecting their slugs, in the braces), as lists show them.
+LISTING = f"SELECT {listing.COLUMNS} FROM pastebin_explain WHERE slug IN ({{}}) ORDER BY created_at DESC, slug DESC"
 Position = tuple[datetime, str]
 
 
@@ -98,21 +101,20 @@ class Window:
     last_day: int
 
 
-def search_public(text: str, limit: int, before: Position | None = None) -> list[Explain]:
+def search_public(text: str, limit: int, before: Position | None = None) -> list[Listed]:
     """The newest `limit` public explains whose title, query or table names match `text` (of those
-    after `before` in newest-first order, when given), with only what lists show of them
-    (`ExplainQuerySet.listed`: of the analysis, its tables)."""
-    explains = Explain.objects.public().listed("tables").order_by(*NEWEST)
+    after `before` in newest-first order, when given), as lists show them."""
     if connection.vendor != "postgresql":
+        explains = Explain.objects.public().order_by(*NEWEST)
         for word in text.split():
             explains = explains.filter(search_text__icontains=word)
-        return list(explains.before(before)[:limit])
-    return list(explains.filter(slug__in=newest_matches(text, limit, clock.now(), before)))
+        return listing.from_queryset(explains.before(before)[:limit])
+    return newest_matches(text, limit, clock.now(), before)
 
 
-def newest_matches(text: str, limit: int, now: datetime, before: Position | None = None) -> list[str]:
-    """PostgreSQL: the slugs of the newest `limit` public explains live at `now` matching `text`
-    (after `before`, when given)."""
+def newest_matches(text: str, limit: int, now: datetime, before: Position | None = None) -> list[Listed]:
+    """PostgreSQL: the newest `limit` public explains live at `now` matching `text` (after
+    `before`, when given), as lists show them: each step finds them and reads them in one statement."""
     with connection.cursor() as cursor:
         expected = estimated_matches(cursor, text)
         if expected > GIN_FIRST:
@@ -123,12 +125,12 @@ def newest_matches(text: str, limit: int, now: datetime, before: Position | None
         windows = recent_windows(expected, limit, now, before) if dated else []
         with bitmap_scans_only(cursor):
             for window in windows:
-                found = slugs(cursor, gin_matches(text, now, limit, before, window))
+                found = listed(cursor, gin_matches(text, now, limit, before, window))
                 if len(found) == limit:
                     return found
                 if len(found) * 10 < limit:  # nor would the next window, ten times as wide
                     break
-            return slugs(cursor, gin_matches(text, now, limit, before))
+            return listed(cursor, gin_matches(text, now, limit, before))
 
 
 def estimated_matches(cursor, text: str) -> float:
@@ -169,17 +171,19 @@ def recent_windows(expected: float, limit: int, now: datetime, before: Position 
     return windows
 
 
-def _from_recent(cursor, text: str, now: datetime, limit: int, before: Position | None) -> list[str]:
+def _from_recent(cursor, text: str, now: datetime, limit: int, before: Position | None) -> list[Listed]:
     """Matches among the newest `WINDOW` public explains (after `before`), newest first."""
     vector = RawSQL('"pastebin_explain"."search_vector"', (), output_field=TextField())
     recent = Explain.objects.public(now).before(before).order_by(*NEWEST).annotate(vector=vector)
     inner, params = recent.values("slug", "created_at", "vector")[:WINDOW].query.sql_with_params()
     cursor.execute(
-        f"SELECT slug FROM ({inner}) AS recent WHERE vector @@ websearch_to_tsquery('simple', %s) "
-        "ORDER BY created_at DESC, slug DESC LIMIT %s",
+        LISTING.format(
+            f"SELECT slug FROM ({inner}) AS recent WHERE vector @@ websearch_to_tsquery('simple', %s) "
+            "ORDER BY created_at DESC, slug DESC LIMIT %s"
+        ),
         [*params, text, limit],
     )
-    return _slugs(cursor.fetchall())
+    return listing.from_sql(cursor.fetchall())
 
 
 def gin_matches(
@@ -196,14 +200,12 @@ def gin_matches(
     return matches.filter(match).order_by(*NEWEST).values_list("slug")[:limit]
 
 
-def _slugs(rows: list[tuple]) -> list[str]:
-    return [slug for (slug,) in rows]
-
-
-def slugs(cursor, queryset: QuerySet) -> list[str]:
-    """The slugs `queryset` (of `values_list("slug")`) selects, run on `cursor`."""
-    cursor.execute(*queryset.query.sql_with_params())
-    return _slugs(cursor.fetchall())
+def listed(cursor, matches: QuerySet) -> list[Listed]:
+    """The explains whose slugs `matches` (of `values_list("slug")`) selects, newest first, read in
+    the same statement on `cursor`."""
+    inner, params = matches.query.sql_with_params()
+    cursor.execute(LISTING.format(inner), params)
+    return listing.from_sql(cursor.fetchall())
 
 
 @contextmanager

@@ -17,10 +17,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import parse_etags, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
-from django.utils.text import Truncator
 from django.utils.timesince import timeuntil
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
@@ -30,9 +28,10 @@ from analyzer.insight.compare import compare as compare_analyses
 from analyzer.render.icicle import profile_document
 from analyzer.render.view import MAX_SHOWN_ROWS
 from analyzer.web.views import is_htmx, svg_download
-from pastebin import clock, expiry, lookup, permalink
+from pastebin import clock, expiry, listing, lookup, permalink
 from pastebin.examples import EXAMPLE, example_text
 from pastebin.forms import EditForm, ExplainForm, MisreadForm, MisreadPasteForm, ReportForm
+from pastebin.listing import Listed
 from pastebin.misread import file_report
 from pastebin.models import AbuseReport, Explain, Visibility
 from pastebin.saving import SaveError, delete_explain, run_analysis, save_explain, update_explain
@@ -607,7 +606,7 @@ def _misread_answer(
     return render(request, template, context, status=status)
 
 
-def encode_cursor(explain: Explain) -> str:
+def encode_cursor(explain: Listed) -> str:
     raw = f"{explain.created_at.isoformat()}|{explain.slug}"
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
@@ -632,30 +631,11 @@ def _cursor(request: HttpRequest) -> tuple[datetime, str] | None:
     return decode_cursor(cursor) if cursor else None
 
 
-def _page(explains: list[Explain]) -> tuple[list[Explain], str | None]:
+def _page(explains: list[Listed]) -> tuple[list[Listed], str | None]:
     """The first `PAGE_SIZE` of `explains` (fetched one more than that), and the cursor of the next
     page if there is one."""
     page = explains[:PAGE_SIZE]
     return page, encode_cursor(page[-1]) if len(explains) > PAGE_SIZE else None
-
-
-def list_items(explains: list[Explain]) -> list[dict[str, object]]:
-    """What `_list.html` shows of each of `explains` (from `listed("tables")`), worked out here:
-    the template engine's lookups and filters, item by item, cost twice as much."""
-    items = []
-    for explain in explains:
-        created = timezone.localtime(explain.created_at)
-        items.append(
-            {
-                "url": explain.get_absolute_url(),
-                "title": explain.title or "Untitled explain",
-                "created_iso": created.isoformat(),
-                "created": created.strftime("%Y-%m-%d %H:%M"),
-                "tables": explain.analysis_tables,
-                "query": Truncator(explain.query).chars(160),
-            }
-        )
-    return items
 
 
 @require_safe
@@ -665,9 +645,9 @@ def recent(request: HttpRequest) -> HttpResponse:
         before = _cursor(request)
     except ValueError:
         return HttpResponseBadRequest("This page link is not valid; start again from /recent/.")
-    explains = Explain.objects.public().listed("tables").order_by("-created_at", "-slug").before(before)
-    page, next_cursor = _page(list(explains[: PAGE_SIZE + 1]))
-    return render(request, "pastebin/recent.html", {"items": list_items(page), "next_cursor": next_cursor})
+    explains = Explain.objects.public().order_by("-created_at", "-slug").before(before)
+    page, next_cursor = _page(listing.from_queryset(explains[: PAGE_SIZE + 1]))
+    return render(request, "pastebin/recent.html", {"items": listing.items(page), "next_cursor": next_cursor})
 
 
 @contextmanager
@@ -692,5 +672,5 @@ def search(request: HttpRequest) -> HttpResponse:
     with statement_timeout(settings.DB_SEARCH_TIMEOUT_MS):
         found = search_public(text, PAGE_SIZE + 1, before) if text else []
     results, next_cursor = _page(found)
-    context = {"q": text, "items": list_items(results), "next_cursor": next_cursor, "older": before is not None}
+    context = {"q": text, "items": listing.items(results), "next_cursor": next_cursor, "older": before is not None}
     return render(request, "pastebin/search.html", context)

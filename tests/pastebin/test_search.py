@@ -275,7 +275,7 @@ def test_dated_words_find_exactly_what_the_words_find(create):
 
 def slugs_of(queryset) -> list[str]:
     with connection.cursor() as cursor, search.bitmap_scans_only(cursor):
-        return search.slugs(cursor, queryset)
+        return [explain.slug for explain in search.listed(cursor, queryset)]
 
 
 WHOLE_COLUMN = re.compile(r'"pastebin_explain"\."(raw_explain|analysis)"(, "| FROM)')
