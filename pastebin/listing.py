@@ -1,16 +1,17 @@
 """What lists of explains (recent, search) show of each: the rows read for them, and the items
-`_list.html` shows, worked out in Python (the template engine's lookups and filters, item by item,
-cost twice as much)."""
+`_list.html` shows."""
 
 from __future__ import annotations
 
 import json
 from datetime import datetime
+from html import escape
 from typing import NamedTuple
 
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 
 # The columns of a listed explain, and of its analysis only the tables: PostgreSQL reads the whole
@@ -43,22 +44,25 @@ def from_queryset(explains: QuerySet) -> list[Listed]:
     return [Listed(*row) for row in explains.values_list("slug", "title", "query", "created_at", "analysis__tables")]
 
 
-def items(explains: list[Listed]) -> list[dict[str, object]]:
-    """What `_list.html` shows of each of `explains`: its link, title, creation time (local),
-    tables and the start of its query."""
+def items(explains: list[Listed]) -> list[SafeString]:
+    """Each of `explains` as `_list.html` lists it: its link, title, local creation time, tables and
+    the start of its query, every value escaped. Written here rather than in a template, where each
+    item took 18 µs, a tenth of a list page's time."""
     head, tail = reverse("pastebin:detail", args=["_"]).rsplit("_", 1)  # reversed once, not per explain
-    shown = []
-    for explain in explains:
-        created = timezone.localtime(explain.created_at)
-        query = explain.query
-        shown.append(
-            {
-                "url": f"{head}{explain.slug}{tail}",
-                "title": explain.title or "Untitled explain",
-                "created_iso": created.isoformat(),
-                "created": created.strftime("%Y-%m-%d %H:%M"),
-                "tables": explain.tables if isinstance(explain.tables, list) else None,
-                "query": query if len(query) <= QUERY_SHOWN else Truncator(query).chars(QUERY_SHOWN),
-            }
-        )
-    return shown
+    zone = timezone.get_current_timezone()
+    return [_item(explain, f"{head}{explain.slug}{tail}", explain.created_at.astimezone(zone)) for explain in explains]
+
+
+def _item(explain: Listed, url: str, created: datetime) -> SafeString:
+    title = explain.title or "Untitled explain"
+    item = (
+        f'<li class="explain-item"><div class="explain-item-head"><a class="explain-title" href="{escape(url)}">'
+        f'{escape(title)}</a> <time datetime="{created.isoformat()}">{created:%Y-%m-%d %H:%M}</time></div>'
+    )
+    if isinstance(explain.tables, list) and explain.tables:
+        codes = "".join(f"<code>{escape(str(table))}</code>" for table in explain.tables)
+        item += f'<p class="tables"><span class="visually-hidden">Tables: </span>{codes}</p>'
+    if explain.query:
+        query = explain.query if len(explain.query) <= QUERY_SHOWN else Truncator(explain.query).chars(QUERY_SHOWN)
+        item += f'<code class="query-snippet">{escape(query)}</code>'
+    return mark_safe(item + "</li>")  # noqa: S308 (every value in it is escaped)

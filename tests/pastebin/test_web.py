@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import re
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 import pytest
@@ -11,6 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from pastebin import listing
 from pastebin.models import AbuseReport, Explain
 from pastebin.views import encode_cursor
 from tests.pastebin.factories import explain_table
@@ -341,6 +343,27 @@ def test_list_items_show_each_explain_escaped(client, create):
         assert "<code>t&lt;i&gt;</code>" in html and "<script>" not in html and "<i>" not in html
     assert f'href="/e/{untitled_slug}/">Untitled explain</a>' in pages[0]
     assert f'<code class="query-snippet">SELECT &lt;b&gt;{"x" * 149}…</code>' in pages[0]
+
+
+@pytest.mark.parametrize(
+    ("tables", "shown"),
+    [
+        (["a&b", "<t>"], '<code>a&amp;b</code><code>&lt;t&gt;</code>'),
+        ([1, None], "<code>1</code><code>None</code>"),
+        ([], None),
+        (None, None),
+        ({"t": 1}, None),
+        ("orders", None),
+    ],
+)
+def test_list_items_take_tables_of_any_shape(tables, shown):
+    """An analysis's tables are read as stored: a list is shown (each escaped), anything else is
+    left out, never an error nor a string shown letter by letter."""
+    explain = listing.Listed("abcdefghjkmnpq", "t", "", datetime(2030, 1, 1, tzinfo=UTC), tables)
+    [item] = listing.items([explain])
+    assert ('class="tables"' in item) == (shown is not None)
+    if shown is not None:
+        assert f'<span class="visually-hidden">Tables: </span>{shown}</p>' in item
 
 
 @pytest.mark.parametrize(
