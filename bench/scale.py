@@ -350,7 +350,8 @@ CONNECTIONS: dict[str, object] = {}
 
 
 def use_database(name: str) -> None:
-    """Make the connection to database `name` the default one, with an empty cache."""
+    """Make the connection to database `name` the default one, and the database of the connections
+    other threads open (`purge_expired` deletes in threads of its own), with an empty cache."""
     from django.core.cache import cache
     from django.db import connections
 
@@ -358,6 +359,7 @@ def use_database(name: str) -> None:
         current = connections["default"]
         CONNECTIONS[name] = type(current)({**current.settings_dict, "NAME": name}, "default")
     connections["default"] = CONNECTIONS[name]
+    connections.settings["default"]["NAME"] = name
     cache.clear()
 
 
