@@ -91,18 +91,21 @@ def check_input(text: str, query: str | None, schema: str | None) -> None:
             )
 
 
-def analysis_data(text: str, query: str | None, schema: str | None = None) -> dict:
-    """`run_analysis(…).to_dict()`, read back from the analyze API's recent answers when this
-    process analyzed the same input lately (a fresh copy each time), else kept there. The input is
-    checked first either way: the analyze API answers pastes that cannot be stored."""
+def analysis_data(text: str, query: str | None, schema: str | None = None) -> tuple[dict, bytes]:
+    """`run_analysis(…).to_dict()` and its JSON as the API sends it (which the database stores as it
+    is: encoding the analysis again cost a tenth of a save), read back from the analyze API's recent
+    answers when this process analyzed the same input lately (a fresh copy each time), else kept
+    there. The input is checked first either way: the analyze API answers pastes that cannot be
+    stored."""
     check_input(text, query, schema)
     key = answers.json_key(text, query, schema)
     kept = answers.answers.get(key)
     if kept is not None:
-        return orjson.loads(kept)
+        return orjson.loads(kept), kept
     data = run_analysis(text, query, schema).to_dict()
-    answers.answers.put(key, JSONRenderer().render(data))
-    return data
+    encoded = JSONRenderer().render(data)
+    answers.answers.put(key, encoded)
+    return data, encoded
 
 
 def save_explain(
@@ -126,7 +129,7 @@ def save_explain(
     check_storable(title)
     query = query if query and query.strip() else None
     schema = schema if schema and schema.strip() and not anonymize_names else None
-    analysis = analysis_data(text, query, schema)
+    analysis, encoded = analysis_data(text, query, schema)
     if anonymize_names:
         try:
             renamed = anonymize(text, analysis, query, settings.EXPLAIN_DEADLINE_MS)
@@ -136,7 +139,7 @@ def save_explain(
             raise SaveError(f"This paste could not be anonymized: {exc.message}", too_complex=True) from exc
         text, query = renamed.explain, renamed.query
         try:
-            analysis = analysis_data(text, query)
+            analysis, encoded = analysis_data(text, query)
         except SaveError as exc:
             raise SaveError(f"This paste could not be anonymized ({exc.message}).") from exc
     token = new_token()
@@ -155,32 +158,43 @@ def save_explain(
         delete_token_hash=hash_token(token),
         anonymized=anonymize_names,
     )
-    _insert_with_free_slug(explain, make_slug)
+    _insert_with_free_slug(explain, make_slug, encoded)
     return Saved(explain=explain, delete_token=token)
 
 
-def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str]) -> None:
+def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str], encoded_analysis: bytes) -> None:
     """Insert under a random slug, drawing again on the (astronomically rare) collision with a
-    stored explain or a deleted one's tombstone (whose permalink stays gone)."""
+    stored explain or a deleted one's tombstone (whose permalink stays gone); `encoded_analysis`
+    is its analysis as JSON."""
     explain.search_text = search_text(explain.title, explain.query, explain.analysis)
     for _ in range(SLUG_ATTEMPTS):
         explain.slug = make_slug()
-        if _insert_unless_taken(explain):
+        if _insert_unless_taken(explain, encoded_analysis):
             explain._state.adding, explain._state.db = False, connection.alias
             return
     raise RuntimeError(f"No free slug after {SLUG_ATTEMPTS} attempts.")
 
 
-def _insert_unless_taken(explain: Explain) -> bool:
-    """Insert `explain` in one statement, unless its slug is taken or has a tombstone; whether it
-    was. (The ORM would take four round trips: the tombstone check, and a savepoint around the
-    insert to catch a taken slug.)"""
+def _insert_unless_taken(explain: Explain, encoded_analysis: bytes) -> bool:
+    """Insert `explain` (its analysis also as the JSON `encoded_analysis`) in one statement, unless its
+    slug is taken or has a tombstone; whether it was. (The ORM would take four round trips: the
+    tombstone check, and a savepoint around the insert to catch a taken slug.)"""
     fields = Explain._meta.concrete_fields
     name = connection.ops.quote_name
-    values = [field.get_db_prep_save(field.pre_save(explain, True), connection) for field in fields]
+    # PostgreSQL stores the JSON it is sent parsed (jsonb); elsewhere the text is kept as the field
+    # writes it, which reanalysis compares with its own.
+    jsonb = connection.vendor == "postgresql"
+    placeholders, values = [], []
+    for field in fields:
+        if jsonb and field.attname == "analysis":
+            placeholders.append("%s::jsonb")
+            values.append(encoded_analysis.decode())
+        else:
+            placeholders.append("%s")
+            values.append(field.get_db_prep_save(field.pre_save(explain, True), connection))
     statement = (
         f"INSERT INTO {name(Explain._meta.db_table)} ({', '.join(name(field.column) for field in fields)}) "
-        f"SELECT {', '.join(['%s'] * len(fields))} "
+        f"SELECT {', '.join(placeholders)} "
         f"WHERE NOT EXISTS (SELECT 1 FROM {name(DeletedSlug._meta.db_table)} WHERE slug = %s) "
         "ON CONFLICT (slug) DO NOTHING RETURNING slug"
     )

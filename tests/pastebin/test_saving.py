@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
-from pastebin import saving
+from pastebin import maintenance, saving
 from pastebin.models import Explain
 from tests.pastebin.factories import explain_table
 
@@ -76,3 +76,13 @@ def test_an_improvement_of_an_explain_deleted_meanwhile_is_refused(client, paste
         saving.save_explain(paste, expires="never", improves_on=older)
     assert refused.value.status == 400
     assert not Explain.objects.exists()
+
+
+def test_the_analysis_stored_is_the_one_returned_whatever_its_characters():
+    """The analysis goes to the database as the JSON the API sends (on PostgreSQL): text beyond
+    ASCII, U+2028 and quotes come back as they were, and a reanalysis finds nothing changed."""
+    query = "SELECT 'naïve\u2028\"数据\"' FROM employees"
+    saved = saving.save_explain(explain_table(), query=query).explain
+    stored = Explain.objects.get(slug=saved.slug).analysis
+    assert stored == saved.analysis and stored["query"] == query
+    assert maintenance.reanalyze([saved.slug]).changed == 0
