@@ -8,45 +8,42 @@ match as written), with the web-search syntax (`"two words"`, `-word`, `or`), on
 explain costs as many explains as it takes to meet enough matches: little for frequent words, a
 walk through every public explain for words in none (or never in the same one). The GIN index
 finds every match, but at a cost that grows with how many explains hold each word: it reads the
-whole list of explains of each word of the search (at a million explains, 10 ms for three words
-each in a quarter of all titles), then reads each match (its creation time, to sort them). So
-besides its words, an explain's `search_vector` holds each word again dated with the day it was
-created (`slow 20417`: UTC days since 1970, migration 0014), whose lists in the index are one
-day's explains long, and the search goes:
+whole list of explains of each word of the search (at a million explains, 12 ms for three words
+each in a tenth to a quarter of all titles), then reads each match (its creation time, to sort
+them). So besides its words, an explain's `search_vector` holds each word again dated with the
+day it was created (`slow 20417`: UTC days since 1970, migration 0014), whose lists in the index
+are one day's explains long, and the search goes:
 
 1. With more matches expected (the planner's estimate, from the index's statistics of public
    explains' words) than `GIN_FIRST`: the newest `WINDOW` public explains are tested in order,
    through the recent-public index, stopping at the `limit`-th match.
-2. With at least `WINDOW_FROM` matches expected (fewer cost less to read than a window does),
-   the matches among the explains created since a cutoff, taken from the planner's statistics
-   of creation times (no explain is read to find it): the newest fraction of all explains
-   expected to hold `SPARE` times `limit` matches (at least `NEWEST_FRACTION`), then ten
-   times that fraction, each only while it holds at most `MAX_WINDOW_SHARE` of all explains and
-   spans at most `MAX_DAYS` days. The search is rewritten to ask for each word on each of those days
-   (`pastebin_search_days`), so the index reads only those days' lists. A window holding fewer
-   than a tenth of `limit` matches is the last tried: the next would hold fewer than `limit`.
-3. With fewer than `limit` matches in those, or few expected at all: every match the GIN index
-   gives, the newest first.
+2. With at least `DAYS_FROM` matches expected (fewer cost less to read than a day's lists do):
+   day by day, newest first, the matches of each day, found by the search's words dated with that
+   day (`pastebin_search_day`, migration 0017: one index scan a day, in which every word of the
+   search is required, so the index skips through the lists of frequent words), stopping at the
+   `limit`-th match or after `MAX_DAYS` days. The days start at the later of today and the
+   newest explain's day (an explain saved by a server whose clock is ahead is in them); after a
+   cursor, at the cursor's day.
+3. With fewer than `limit` matches in those days, or few expected at all: every match the GIN
+   index gives, the newest first.
 
 Each step's answer is exact when it has `limit` matches: every match it left out is older than
-them. Each statement is planned with bitmap scans only (the planner may use nothing else). After
-a cursor (the last explain of the page before), the same is done among the explains older than it.
+them. Each statement is planned with bitmap scans only (the planner may use nothing else) but
+the first step's. After a cursor (the last explain of the page before), the same is done among
+the explains older than it.
 
 Elsewhere (SQLite) every word must be a case-insensitive substring of `search_text`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import BooleanField, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
-from config import prepared
 from pastebin import clock, listing
 from pastebin.listing import Listed
 from pastebin.models import Explain
@@ -54,17 +51,12 @@ from pastebin.models import Explain
 NEWEST = ("-created_at", "-slug")
 GIN_FIRST = 5_000
 WINDOW = 20_000
-SPARE = 4
-NEWEST_FRACTION = 0.01
-MAX_DAYS = 366
-# A window's words of each day are read together, item by item (none of them is required), so a
-# wide window costs more than reading every match: at a million explains over 115 days, for two
-# or three frequent words, 4 to 7 ms for the newest 14%, 12 to 21 ms for 28%, 31 to 53 ms for
-# half, against 8 to 27 ms for every match.
-MAX_WINDOW_SHARE = 0.15
-# With fewer matches expected, reading every one (a page read each) costs less than finding a
-# window (the statistics, then the window's days in the index): about a millisecond.
-WINDOW_FROM = 1_000
+# With fewer matches expected, reading every one (a page read each) costs less than looking for
+# them day by day: about a millisecond.
+DAYS_FROM = 1_000
+# Days looked through, one index scan each (at a million explains, 0.05 to 0.1 ms a day for two or
+# three frequent words), before every match is read instead.
+MAX_DAYS = 31
 # A search whose words could be longer than the dated words stored (pastebin_search_words dates
 # words of up to 2,000 bytes) never looks by day: no word of it is left out.
 MAX_DATED_TEXT_BYTES = 1_000
@@ -72,33 +64,36 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # The indexed expression: the words of public explains, NULL for the others.
 PUBLIC_WORDS = '(CASE WHEN "pastebin_explain"."visibility" = \'public\' THEN "pastebin_explain"."search_vector" END)'
 MATCH = f"{PUBLIC_WORDS} @@ websearch_to_tsquery('simple', %s)"
-MATCH_DAYS = f"{PUBLIC_WORDS} @@ pastebin_search_days(websearch_to_tsquery('simple', %s), %s, %s)"
-# A window's start, tested on each match read: written so that the planner cannot use the
-# creation-time index for it (reading that index's part for a whole window costs far more than
-# reading the window's days in the GIN index: 30 ms for a third of a million explains).
-SINCE = '("pastebin_explain"."created_at" >= %s) IS TRUE'
-# The planner's statistics of creation times (about a hundred, each 1% of explains apart), as
-# seconds since 1970 (psycopg takes longer to read a hundred timestamps than the statement takes),
-# and the UTC day of the newest explain (from the end of the creation-time index).
-CREATION_TIMES = (
-    "SELECT (SELECT ARRAY(SELECT extract(epoch FROM bound)::float8 "
-    "FROM unnest(histogram_bounds::text::timestamptz[]) AS bound) FROM pg_stats "
-    "WHERE schemaname = current_schema() AND tablename = 'pastebin_explain' AND attname = 'created_at'), "
-    "(SELECT floor(extract(epoch FROM max(created_at)) / 86400)::bigint FROM pastebin_explain)"
+# The UTC day of the newest explain (from the end of the creation-time index), and how many public
+# explains the planner expects to match: two statements sent together.
+SURVEY = (
+    "SELECT floor(extract(epoch FROM max(created_at)) / 86400)::bigint FROM pastebin_explain; "
+    f"EXPLAIN (FORMAT JSON) SELECT 1 FROM pastebin_explain WHERE {MATCH}"
+)
+# A day's matches: those of the day `walk.day` of the statement walking the days (below), created
+# that day (a search requiring no word, `-slow`, matches the dated words of every other day too).
+MATCH_DAY = (
+    f"{PUBLIC_WORDS} @@ pastebin_search_day(websearch_to_tsquery('simple', %s), walk.day) "
+    'AND floor(extract(epoch FROM "pastebin_explain"."created_at") / 86400)::bigint = walk.day'
+)
+# The newest `limit` (last parameter) of each day's matches (the statement in the braces), the
+# days from the first parameter down to the second: the statement stops at the `limit`-th row.
+DAY_BY_DAY = (
+    "SELECT matches.slug FROM generate_series(%s::bigint, %s::bigint, -1) AS walk (day) "
+    "CROSS JOIN LATERAL ({}) AS matches LIMIT %s"
 )
 # The explains a step found (the statement selecting their slugs, in the braces), as lists show them.
 LISTING = f"SELECT {listing.COLUMNS} FROM pastebin_explain WHERE slug IN ({{}}) ORDER BY created_at DESC, slug DESC"
+# A statement (in the braces) planned with bitmap scans only and without parallel workers (whose
+# rows come in no set order), sent with the settings in one message: PostgreSQL runs the
+# statements of a message in a transaction of their own, unless the caller's is open, in which the
+# settings go back to the connection's own values after the statement.
+BITMAP_SCANS_ONLY = (
+    "SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL max_parallel_workers_per_gather = 0; "
+    "{}; RESET enable_seqscan; RESET enable_indexscan; RESET max_parallel_workers_per_gather"
+)
+SETTINGS = 3
 Position = tuple[datetime, str]
-
-
-@dataclass(frozen=True)
-class Window:
-    """The explains created since `since` (and before the cursor, if any), whose dated words are
-    those of the days `first_day` to `last_day`."""
-
-    since: datetime
-    first_day: int
-    last_day: int
 
 
 def search_public(text: str, limit: int, before: Position | None = None) -> list[Listed]:
@@ -116,59 +111,32 @@ def newest_matches(text: str, limit: int, now: datetime, before: Position | None
     """PostgreSQL: the newest `limit` public explains live at `now` matching `text` (after
     `before`, when given), as lists show them: each step finds them and reads them in one statement."""
     with connection.cursor() as cursor:
-        expected = estimated_matches(cursor, text)
+        newest_day, expected = survey(cursor, text)
         if expected > GIN_FIRST:
             found = _from_recent(cursor, text, now, limit, before)
             if len(found) == limit:
                 return found
-        dated = expected >= WINDOW_FROM and len(text.encode()) <= MAX_DATED_TEXT_BYTES
-        windows = recent_windows(expected, limit, now, before) if dated else []
-        with bitmap_scans_only(cursor):
-            for window in windows:
-                found = listed(cursor, gin_matches(text, now, limit, before, window))
-                if len(found) == limit:
-                    return found
-                if len(found) * 10 < limit:  # nor would the next window, ten times as wide
-                    break
-            return listed(cursor, gin_matches(text, now, limit, before))
+        by_day = expected >= DAYS_FROM and len(text.encode()) <= MAX_DATED_TEXT_BYTES and newest_day is not None
+        if by_day:
+            first_day = day(before[0]) if before is not None else max(newest_day, day(now))
+            found = listed(cursor, *day_by_day(text, now, limit, first_day, first_day - MAX_DAYS + 1, before))
+            if len(found) == limit:
+                return found
+        return listed(cursor, *sql(gin_matches(text, now, limit, before)))
 
 
-def estimated_matches(cursor, text: str) -> float:
-    """How many public explains the planner expects to match `text`."""
-    cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT 1 FROM pastebin_explain WHERE {MATCH}", [text])
-    return cursor.fetchone()[0][0]["Plan"]["Plan Rows"]
+def survey(cursor, text: str) -> tuple[int | None, float]:
+    """The UTC day of the newest explain (None without any), and how many public explains the
+    planner expects to match `text`."""
+    cursor.execute(SURVEY, [text])
+    [newest_day] = cursor.fetchone()
+    cursor.nextset()
+    return newest_day, cursor.fetchone()[0][0]["Plan"]["Plan Rows"]
 
 
 def day(moment: datetime) -> int:
     """The UTC day of `moment`, counted from 1970-01-01 (as `pastebin_search_words` dates words)."""
     return (moment - EPOCH) // timedelta(days=1)
-
-
-def recent_windows(expected: float, limit: int, now: datetime, before: Position | None = None) -> list[Window]:
-    """The windows of newest explains (after `before`) expected to hold `SPARE` times `limit` of
-    the `expected` matches (at least the newest `NEWEST_FRACTION` of all), then ten times as many
-    explains, from the planner's statistics; only those holding at most `MAX_WINDOW_SHARE` of all
-    explains and spanning at most `MAX_DAYS` days. Their days run to the cursor's, or to the day after the
-    newest explain's or today's, whichever is later (an explain saved meanwhile, past midnight,
-    is in them). The statement is prepared: planning the `pg_stats` view costs more than reading it."""
-    first = max(SPARE * limit / max(expected, 1), NEWEST_FRACTION)
-    if first > MAX_WINDOW_SHARE:
-        return []
-    [(times, newest_day)] = prepared.rows(CREATION_TIMES, [])
-    if not times or newest_day is None:
-        return []
-    last = len(times) - 1
-    skipped = 0.0 if before is None else sum(when > before[0].timestamp() for when in times) / last
-    last_day = day(before[0]) if before is not None else max(newest_day, day(now)) + 1
-    windows = []
-    for share in (first, first * 10):
-        if share > MAX_WINDOW_SHARE or skipped + share >= 1:
-            break
-        since = datetime.fromtimestamp(times[int((1 - skipped - share) * last)], UTC)
-        if last_day - day(since) >= MAX_DAYS:
-            break
-        windows.append(Window(since, day(since), last_day))
-    return windows
 
 
 def _from_recent(cursor, text: str, now: datetime, limit: int, before: Position | None) -> list[Listed]:
@@ -186,42 +154,42 @@ def _from_recent(cursor, text: str, now: datetime, limit: int, before: Position 
     return listing.from_sql(cursor.fetchall())
 
 
-def gin_matches(
-    text: str, now: datetime, limit: int, before: Position | None = None, window: Window | None = None
-) -> QuerySet:
-    """The slugs of the newest `limit` of the live matches (after `before`; in `window`, if given,
-    found by the words dated with its days)."""
-    matches = Explain.objects.public(now).before(before)
-    if window is None:
-        match = RawSQL(MATCH, (text,), output_field=BooleanField())
-    else:
-        match = RawSQL(MATCH_DAYS, (text, window.first_day, window.last_day), output_field=BooleanField())
-        matches = matches.filter(RawSQL(SINCE, (window.since,), output_field=BooleanField()))
-    return matches.filter(match).order_by(*NEWEST).values_list("slug")[:limit]
+def gin_matches(text: str, now: datetime, limit: int, before: Position | None = None) -> QuerySet:
+    """The slugs of the newest `limit` of the live matches (after `before`), from the GIN index."""
+    match = RawSQL(MATCH, (text,), output_field=BooleanField())
+    return Explain.objects.public(now).before(before).filter(match).order_by(*NEWEST).values_list("slug")[:limit]
 
 
-def listed(cursor, matches: QuerySet) -> list[Listed]:
-    """The explains whose slugs `matches` (of `values_list("slug")`) selects, newest first, read in
-    the same statement on `cursor`."""
-    inner, params = matches.query.sql_with_params()
-    cursor.execute(LISTING.format(inner), params)
-    return listing.from_sql(cursor.fetchall())
+def day_by_day(
+    text: str, now: datetime, limit: int, first_day: int, last_day: int, before: Position | None = None
+) -> tuple[str, list[object]]:
+    """The statement selecting the slugs of the newest `limit` live matches (after `before`)
+    created from day `first_day` back to day `last_day`, and its parameters: the days newest
+    first, each day's matches found by the words dated with it, newest first."""
+    match = RawSQL(MATCH_DAY, (text,), output_field=BooleanField())
+    matches = Explain.objects.public(now).before(before).filter(match).order_by(*NEWEST).values_list("slug")[:limit]
+    inner, params = sql(matches)
+    return DAY_BY_DAY.format(inner), [first_day, last_day, *params, limit]
 
 
-@contextmanager
-def bitmap_scans_only(cursor) -> Iterator[None]:
-    """Statements run on `cursor` in the block are planned with bitmap scans only (the planner
-    may use nothing else), in a transaction (the caller's, if any), the settings put back after
-    it. Not by rolling back a savepoint: psycopg forgets every prepared statement of the
-    connection on a rollback (`config/prepared.py`), so the next permalink would be planned again."""
-    with transaction.atomic(savepoint=False):
-        cursor.execute(
-            "SELECT current_setting('enable_seqscan'), current_setting('enable_indexscan'), "
-            "set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)"
-        )
-        seqscan, indexscan, _, _ = cursor.fetchone()
-        yield
-        cursor.execute(
-            "SELECT set_config('enable_seqscan', %s, true), set_config('enable_indexscan', %s, true)",
-            [seqscan, indexscan],
-        )
+def sql(matches: QuerySet) -> tuple[str, list[object]]:
+    """The statement of `matches` and its parameters."""
+    statement, params = matches.query.sql_with_params()
+    return statement, list(params)
+
+
+def listed(cursor, matches: str, params: Sequence[object]) -> list[Listed]:
+    """The explains whose slugs the statement `matches` selects (with `params`), newest first,
+    read in the same statement on `cursor`, planned with bitmap scans only."""
+    return listing.from_sql(bitmap_scans_only(cursor, LISTING.format(matches), params))
+
+
+def bitmap_scans_only(cursor, statement: str, params: Sequence[object]) -> list[tuple]:
+    """The rows of `statement` with `params`, planned with bitmap scans only (the planner may use
+    nothing else): one round trip, the settings lasting for the statement alone. Not in a savepoint
+    rolled back after: psycopg forgets every prepared statement of the connection on a rollback
+    (`config/prepared.py`), so the next permalink would be planned again."""
+    cursor.execute(BITMAP_SCANS_ONLY.format(statement), params)
+    for _ in range(SETTINGS):
+        cursor.nextset()
+    return cursor.fetchall()

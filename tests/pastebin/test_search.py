@@ -142,86 +142,49 @@ def test_every_way_finds_the_newest_matches(numbered, monkeypatch, gin_first, wi
 
 
 @postgres
-@pytest.mark.parametrize("fraction", [0.2, 0.45])
-def test_windows_of_recent_explains_find_the_newest_matches(numbered, monkeypatch, fraction):
-    """Among the explains created since a cutoff from the statistics of creation times (the newest
-    two or four of the eight public explains here, so too few matches, or enough): the same answers."""
-    monkeypatch.setattr(search, "SPARE", 0)
-    monkeypatch.setattr(search, "WINDOW_FROM", 0)
-    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
-    monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE pastebin_explain")
-    assert len(search.recent_windows(8, 3, clock.now())) == 1
-    assert titles("payroll", 3) == ["payroll monthly 7", "payroll 6", "payroll monthly 5"]
-    assert titles("monthly", 3) == ["payroll monthly 7", "payroll monthly 5", "payroll monthly 3"]
-    assert titles("payroll", 50)[-1] == "payroll 0"
-    assert titles("weekly", 3) == []
+@pytest.mark.parametrize("days", [31, 2])
+def test_day_by_day_finds_the_newest_matches(create, monkeypatch, days):
+    """Matches created over five days, looked for day by day, newest first: all of them within the
+    days looked through, or the older ones beyond them (then found from the index after all)."""
+    monkeypatch.setattr(search, "DAYS_FROM", 0)
+    monkeypatch.setattr(search, "MAX_DAYS", days)
+    for number in range(10):
+        with mock.patch("pastebin.clock.now", return_value=START + timedelta(hours=11 * number)):
+            create(title=f"payroll {number}" + (" monthly" if number % 2 else ""), visibility="public")
+    create(title="payroll monthly unlisted")
+    now = START + timedelta(days=5)
+    with mock.patch("pastebin.clock.now", return_value=now), CaptureQueriesContext(connection) as queries:
+        assert titles("payroll", 3) == ["payroll 9 monthly", "payroll 8", "payroll 7 monthly"]
+        assert titles("monthly", 4) == [f"payroll {n} monthly" for n in (9, 7, 5, 3)]
+        assert titles("payroll", 50)[-1] == "payroll 0"
+        assert titles("weekly", 3) == []
+    by_day = [query["sql"] for query in queries if "pastebin_search_day(" in query["sql"]]
+    assert len(by_day) == 4
 
 
 @postgres
-def test_no_window_without_statistics_or_over_too_many_days(numbered, monkeypatch):
-    """Before ANALYZE nothing tells when explains were created; a window spanning more than
-    `MAX_DAYS` days would ask the index for too many dated words."""
-    monkeypatch.setattr(search, "SPARE", 0)
-    monkeypatch.setattr(search, "WINDOW_FROM", 0)
-    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
-    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
-    now = START + timedelta(hours=1)
-    assert search.recent_windows(8, 3, now) == []
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE pastebin_explain")
-    [window] = search.recent_windows(8, 3, now)
-    assert window.first_day == search.day(START) and window.last_day == search.day(now) + 1
-    assert search.recent_windows(8, 3, START + timedelta(days=search.MAX_DAYS)) == []
-
-
-@postgres
-def test_no_window_holds_more_than_its_share_of_all_explains(numbered, monkeypatch):
-    """Wider windows cost more than reading every match from the index: none holds more than
-    `MAX_WINDOW_SHARE` of all explains (a first window of 5%, then none of half)."""
-    monkeypatch.setattr(search, "SPARE", 0)
-    monkeypatch.setattr(search, "WINDOW_FROM", 0)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE pastebin_explain")
-    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.05)
-    assert len(search.recent_windows(8, 3, clock.now())) == 1
-    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
-    assert len(search.recent_windows(8, 3, clock.now())) == 2
-    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.15)
-    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
-    assert search.recent_windows(8, 3, clock.now()) == []
-
-
-@postgres
-def test_windows_reach_explains_created_after_now(numbered, monkeypatch):
+def test_the_days_start_at_the_newest_explains_day(numbered, monkeypatch):
     """Explains created later than the searching process's clock says (a clock behind another's)
-    are in the windows' days: they run to the newest explain's day."""
-    monkeypatch.setattr(search, "SPARE", 0)
-    monkeypatch.setattr(search, "WINDOW_FROM", 0)
-    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
-    monkeypatch.setattr(search, "NEWEST_FRACTION", 0.2)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE pastebin_explain")
+    are looked for day by day all the same: the days start at the newest explain's."""
+    monkeypatch.setattr(search, "DAYS_FROM", 0)
     earlier = START - timedelta(days=40)
-    [window] = search.recent_windows(8, 3, earlier)
-    assert window.last_day == search.day(START + timedelta(minutes=7)) + 1
-    assert search.newest_matches("payroll", 3, earlier) == search.newest_matches("payroll", 3, START)
+    with CaptureQueriesContext(connection) as queries:
+        found = search.newest_matches("payroll", 3, earlier)
+    assert found == search.newest_matches("payroll", 3, START)
+    assert [e.title for e in found] == ["payroll monthly 7", "payroll 6", "payroll monthly 5"]
+    assert "pastebin_search_day(" in queries.captured_queries[-1]["sql"]  # the days answered
 
 
 @postgres
 @pytest.mark.parametrize(
-    ("gin_first", "fraction"), [(10**9, 0.6), (0, 0.6), (10**9, 0.3)], ids=["index", "recent", "windows"]
+    ("gin_first", "days_from"), [(10**9, 10**9), (0, 10**9), (10**9, 0)], ids=["index", "recent", "days"]
 )
-def test_every_way_pages_through_the_matches(create, monkeypatch, gin_first, fraction):
+def test_every_way_pages_through_the_matches(create, monkeypatch, gin_first, days_from):
     """Page after page (each after the last explain of the one before), every match once, newest
     first, whichever way they are found; with explains created at the same moment too (the
     cursor's slug orders them)."""
     monkeypatch.setattr(search, "GIN_FIRST", gin_first)
-    monkeypatch.setattr(search, "SPARE", 0)
-    monkeypatch.setattr(search, "WINDOW_FROM", 0)
-    monkeypatch.setattr(search, "MAX_WINDOW_SHARE", 0.5)
-    monkeypatch.setattr(search, "NEWEST_FRACTION", fraction)
+    monkeypatch.setattr(search, "DAYS_FROM", days_from)
     for number in range(30):
         moment = START + timedelta(hours=3 * min(number, 28))  # the last three at the same moment
         with mock.patch("pastebin.clock.now", return_value=moment):
@@ -235,7 +198,7 @@ def test_every_way_pages_through_the_matches(create, monkeypatch, gin_first, fra
             while page := search_public(text, 7, before):
                 pages.append(page)
                 before = (page[-1].created_at, page[-1].slug)
-        assert any("pastebin_search_days" in query["sql"] for query in queries) == (fraction < 0.5)
+        assert any("pastebin_search_day(" in query["sql"] for query in queries) == (days_from == 0)
         listed = [explain for page in pages for explain in page]
         assert len(listed) == count and len({explain.slug for explain in listed}) == count
         assert [(e.created_at, e.slug) for e in listed] == sorted(((e.created_at, e.slug) for e in listed), reverse=True)
@@ -252,8 +215,8 @@ QUERIES = [
 @postgres
 def test_dated_words_find_exactly_what_the_words_find(create):
     """Over explains created on 12 days with titles from a small vocabulary: for each search, the
-    matches found by the dated words of some days are those the words find among the explains
-    created since the first of those days; so are all matches with every day's words."""
+    matches found day by day over some days are those the words find among the explains created
+    on those days, in the same order; so are all matches over every day."""
     rng = random.Random(5)
     for n in range(120):
         title = " ".join(rng.choice(VOCABULARY) for _ in range(rng.randint(1, 4)))
@@ -262,20 +225,20 @@ def test_dated_words_find_exactly_what_the_words_find(create):
     now = START + timedelta(days=13)
     found_late = 0
     for text in QUERIES:
-        every = slugs_of(search.gin_matches(text, now, 200))
+        every = slugs_of(*search.sql(search.gin_matches(text, now, 200)))
         created = dict(Explain.objects.filter(slug__in=every).values_list("slug", "created_at"))
-        for first in (0, 5.5, 11):
-            since = START + timedelta(days=first)
-            window = search.Window(since, search.day(since), search.day(now))
-            dated = slugs_of(search.gin_matches(text, now, 200, window=window))
-            assert dated == [slug for slug in every if created[slug] >= since], (text, first)
+        for first, last in ((13, 0), (13, 5), (11, 11), (7, 3)):
+            first_day, last_day = search.day(START) + first, search.day(START) + last
+            dated = slugs_of(*search.day_by_day(text, now, 200, first_day, last_day))
+            on_those_days = [slug for slug in every if last_day <= search.day(created[slug]) <= first_day]
+            assert dated == on_those_days, (text, first, last)
         found_late += bool(dated)
     assert found_late >= 8  # the searches are not all answered by nothing
 
 
-def slugs_of(queryset) -> list[str]:
-    with connection.cursor() as cursor, search.bitmap_scans_only(cursor):
-        return [explain.slug for explain in search.listed(cursor, queryset)]
+def slugs_of(statement: str, params: list[object]) -> list[str]:
+    with connection.cursor() as cursor:
+        return [explain.slug for explain in search.listed(cursor, statement, params)]
 
 
 WHOLE_COLUMN = re.compile(r'"pastebin_explain"\."(raw_explain|analysis)"(, "| FROM)')
@@ -304,18 +267,23 @@ def test_lists_read_neither_pastes_nor_whole_analyses(client, create, path):
 
 @postgres
 def test_the_estimate_tells_frequent_words_from_rare_ones(create):
-    """The planner's estimate comes from the statistics of public explains' words only."""
+    """The planner's estimate comes from the statistics of public explains' words only; the newest
+    day is that of the newest explain of any kind."""
+    with connection.cursor() as cursor:
+        assert search.survey(cursor, "common")[0] is None
     for n in range(40):
         create(title=f"common {n}", visibility="public")
-        create(title=f"hidden common internal {n}")
+        with mock.patch("pastebin.clock.now", return_value=START):
+            create(title=f"hidden common internal {n}")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
-        assert search.estimated_matches(cursor, "common") > 30
-        assert search.estimated_matches(cursor, "internal") < 5
+        newest_day, common = search.survey(cursor, "common")
+        assert newest_day == search.day(START) and common > 30
+        assert search.survey(cursor, "internal")[1] < 5
 
 
 @postgres
-def test_the_gin_step_is_planned_with_bitmap_scans_only(create):
+def test_the_index_steps_are_planned_with_bitmap_scans_only(create):
     """Never a walk down an index testing every row: bitmap scans only, the GIN index of public
     explains for words the statistics say are rare."""
     stored = Explain.objects.get(slug=create(title="needle", visibility="public")["slug"])
@@ -325,19 +293,18 @@ def test_the_gin_step_is_planned_with_bitmap_scans_only(create):
         for n in range(200)
     )
     now = clock.now()
-    window = search.Window(now - timedelta(days=3), search.day(now) - 3, search.day(now))
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
-        for matches in (search.gin_matches("needle", now, 50), search.gin_matches("needle", now, 50, window=window)):
-            statement, params = matches.query.sql_with_params()
-            with search.bitmap_scans_only(cursor):
-                cursor.execute(f"EXPLAIN {statement}", params)
-                plan = "\n".join(row[0] for row in cursor.fetchall())
-            cursor.execute("SHOW enable_seqscan")
-            assert cursor.fetchone()[0] == "on"  # the setting did not outlive the block
+        for statement, params in (
+            search.sql(search.gin_matches("needle", now, 50)),
+            search.day_by_day("needle", now, 50, search.day(now), search.day(now) - 30),
+        ):
+            plan = "\n".join(row[0] for row in search.bitmap_scans_only(cursor, f"EXPLAIN {statement}", params))
+            for setting in ("enable_seqscan", "enable_indexscan", "max_parallel_workers_per_gather"):
+                cursor.execute("SELECT current_setting(%s) = reset_val FROM pg_settings WHERE name = %s", [setting] * 2)
+                assert cursor.fetchone()[0]  # the setting did not outlive the statement
             assert "Bitmap Index Scan on pastebin_explain_search_vector" in plan
-            assert "Seq Scan" not in plan and "Index Scan using" not in plan
-            assert "created_at_" not in plan  # a window's start is tested on the matches, not read from an index
+            assert "Seq Scan" not in plan and "Index Scan using" not in plan and "Gather" not in plan
 
 
 @postgres
