@@ -14,11 +14,13 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 
-# The columns of a listed explain, and of its analysis only the tables: PostgreSQL reads the whole
-# analysis (out of line and compressed) for each key picked out of it.
+from pastebin.models import listed_tables
+
+# The columns of a listed explain on PostgreSQL, its analysis's tables from the column a trigger
+# keeps (`models.listed_tables`).
 COLUMNS = (
     '"pastebin_explain"."slug", "pastebin_explain"."title", "pastebin_explain"."query", '
-    '"pastebin_explain"."created_at", "pastebin_explain"."analysis" -> \'tables\''
+    '"pastebin_explain"."created_at", "pastebin_explain"."listed_tables"'
 )
 QUERY_SHOWN = 160
 
@@ -41,7 +43,8 @@ def from_sql(rows: list[tuple]) -> list[Listed]:
 
 def from_queryset(explains: QuerySet) -> list[Listed]:
     """The listed explains of `explains`, in its order."""
-    return [Listed(*row) for row in explains.values_list("slug", "title", "query", "created_at", "analysis__tables")]
+    columns = explains.annotate(tables=listed_tables()).values_list("slug", "title", "query", "created_at", "tables")
+    return [Listed(*row) for row in columns]
 
 
 def items(explains: list[Listed]) -> list[SafeString]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import models
-from django.db.models import Q
+from django.db import connection, models
+from django.db.models import Expression, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KeyTransform
 from django.urls import reverse
 
@@ -35,10 +36,12 @@ class ExplainQuerySet(models.QuerySet):
         """Only what lists of explains show: a few columns, and these keys of the analysis (by
         default `query`, `format` and `tables`) as `analysis_<key>`, picked out by the database,
         which sends neither the paste nor the whole analysis (kilobytes to decode). Each key
-        costs PostgreSQL a reading of the whole analysis (out of line and compressed): ask only
-        for those shown."""
+        but `tables` (see `listed_tables`) costs PostgreSQL a reading of the whole analysis (out
+        of line and compressed): ask only for those shown."""
         keys = keys or LISTED_ANALYSIS_KEYS
-        picked = {f"analysis_{key}": KeyTransform(key, "analysis") for key in keys}
+        picked = {
+            f"analysis_{key}": listed_tables() if key == "tables" else KeyTransform(key, "analysis") for key in keys
+        }
         return self.only(*LISTED_COLUMNS).annotate(**picked)
 
     def before(self, position: tuple[datetime, str] | None) -> ExplainQuerySet:
@@ -51,6 +54,15 @@ class ExplainQuerySet(models.QuerySet):
 
     def expired(self, now: datetime | None = None) -> ExplainQuerySet:
         return self.filter(expires_at__lte=now or clock.now())
+
+
+def listed_tables() -> Expression:
+    """The tables of an explain's analysis, as lists read them: on PostgreSQL from the column
+    `listed_tables`, which a trigger keeps equal to them (migration 0018; reading them out of the
+    analysis reads the whole analysis), elsewhere picked out of the analysis."""
+    if connection.vendor == "postgresql":
+        return RawSQL('"pastebin_explain"."listed_tables"', (), output_field=models.JSONField())
+    return KeyTransform("tables", "analysis")
 
 
 def search_text(title: str, query: str, analysis: object) -> str:
@@ -85,7 +97,8 @@ class Explain(models.Model):
     parser_version = models.CharField(max_length=32)
     # Title, query and table names in one text column, set by `save()`. On PostgreSQL a trigger
     # keeps their words in the column `search_vector` (no model field: pages never read it),
-    # indexed for full-text search (see pastebin.search and migration 0006).
+    # indexed for full-text search (see pastebin.search and migration 0006), and the analysis's
+    # tables in the column `listed_tables` (migration 0018), which lists read.
     search_text = models.TextField(blank=True, editable=False)
     created_at = models.DateTimeField(db_index=True)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -128,11 +128,11 @@ def numbered(create):
 
 
 @postgres
-@pytest.mark.parametrize(("gin_first", "window"), [(10**9, 1000), (0, 1000), (0, 3)])
-def test_every_way_finds_the_newest_matches(numbered, monkeypatch, gin_first, window):
+@pytest.mark.parametrize(("recent_rows", "window"), [(0, 1000), (10**9, 1000), (10**9, 3)])
+def test_every_way_finds_the_newest_matches(numbered, monkeypatch, recent_rows, window):
     """From the GIN index (few matches expected), from the newest explains (many expected, and
     found), or from the GIN index after all (many expected, too few found): the same answers."""
-    monkeypatch.setattr(search, "GIN_FIRST", gin_first)
+    monkeypatch.setattr(search, "RECENT_ROWS", recent_rows)
     monkeypatch.setattr(search, "WINDOW", window)
     assert titles("payroll", 3) == ["payroll monthly 7", "payroll 6", "payroll monthly 5"]
     assert titles("monthly", 3) == ["payroll monthly 7", "payroll monthly 5", "payroll monthly 3"]
@@ -146,6 +146,7 @@ def test_every_way_finds_the_newest_matches(numbered, monkeypatch, gin_first, wi
 def test_day_by_day_finds_the_newest_matches(create, monkeypatch, days):
     """Matches created over five days, looked for day by day, newest first: all of them within the
     days looked through, or the older ones beyond them (then found from the index after all)."""
+    monkeypatch.setattr(search, "RECENT_ROWS", 0)
     monkeypatch.setattr(search, "DAYS_FROM", 0)
     monkeypatch.setattr(search, "MAX_DAYS", days)
     for number in range(10):
@@ -158,14 +159,16 @@ def test_day_by_day_finds_the_newest_matches(create, monkeypatch, days):
         assert titles("monthly", 4) == [f"payroll {n} monthly" for n in (9, 7, 5, 3)]
         assert titles("payroll", 50)[-1] == "payroll 0"
         assert titles("weekly", 3) == []
+        assert titles("-monthly", 3) == ["payroll 8", "payroll 6", "payroll 4"]
     by_day = [query["sql"] for query in queries if "pastebin_search_day(" in query["sql"]]
-    assert len(by_day) == 4
+    assert len(by_day) == 4  # not for a search requiring no word, which would read the whole index each day
 
 
 @postgres
 def test_the_days_start_at_the_newest_explains_day(numbered, monkeypatch):
     """Explains created later than the searching process's clock says (a clock behind another's)
     are looked for day by day all the same: the days start at the newest explain's."""
+    monkeypatch.setattr(search, "RECENT_ROWS", 0)
     monkeypatch.setattr(search, "DAYS_FROM", 0)
     earlier = START - timedelta(days=40)
     with CaptureQueriesContext(connection) as queries:
@@ -177,13 +180,13 @@ def test_the_days_start_at_the_newest_explains_day(numbered, monkeypatch):
 
 @postgres
 @pytest.mark.parametrize(
-    ("gin_first", "days_from"), [(10**9, 10**9), (0, 10**9), (10**9, 0)], ids=["index", "recent", "days"]
+    ("recent_rows", "days_from"), [(0, 10**9), (10**9, 10**9), (0, 0)], ids=["index", "recent", "days"]
 )
-def test_every_way_pages_through_the_matches(create, monkeypatch, gin_first, days_from):
+def test_every_way_pages_through_the_matches(create, monkeypatch, recent_rows, days_from):
     """Page after page (each after the last explain of the one before), every match once, newest
     first, whichever way they are found; with explains created at the same moment too (the
     cursor's slug orders them)."""
-    monkeypatch.setattr(search, "GIN_FIRST", gin_first)
+    monkeypatch.setattr(search, "RECENT_ROWS", recent_rows)
     monkeypatch.setattr(search, "DAYS_FROM", days_from)
     for number in range(30):
         moment = START + timedelta(hours=3 * min(number, 28))  # the last three at the same moment
@@ -266,20 +269,23 @@ def test_lists_read_neither_pastes_nor_whole_analyses(client, create, path):
 
 
 @postgres
-def test_the_estimate_tells_frequent_words_from_rare_ones(create):
-    """The planner's estimate comes from the statistics of public explains' words only; the newest
-    day is that of the newest explain of any kind."""
+def test_the_survey_tells_frequent_words_from_rare_ones(create):
+    """The planner's estimates come from the statistics of public explains' words only; the newest
+    day is that of the newest explain of any kind; a search requiring no word is no index's."""
     with connection.cursor() as cursor:
-        assert search.survey(cursor, "common")[0] is None
+        assert search.survey(cursor, "common").newest_day is None
     for n in range(40):
         create(title=f"common {n}", visibility="public")
         with mock.patch("pastebin.clock.now", return_value=START):
             create(title=f"hidden common internal {n}")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE pastebin_explain")
-        newest_day, common = search.survey(cursor, "common")
-        assert newest_day == search.day(START) and common > 30
-        assert search.survey(cursor, "internal")[1] < 5
+        seen = search.survey(cursor, "common")
+        assert seen.newest_day == search.day(START) and seen.expected > 30 and 30 < seen.public < 50
+        assert seen.indexable and search.survey(cursor, "common -internal").indexable
+        assert search.survey(cursor, "internal").expected < 5
+        assert not search.survey(cursor, "-internal").indexable
+        assert not search.survey(cursor, "common or -internal").indexable
 
 
 @postgres
@@ -347,3 +353,45 @@ def test_the_migration_makes_the_words_of_texts_with_angle_brackets_again(create
     with connection.schema_editor() as editor:
         migration.Migration.operations[0].code(None, editor)
     assert titles("price") == ["margins"]
+
+
+def stored_tables(slug: str) -> tuple[object, object]:
+    """The `listed_tables` column of an explain and its analysis's tables, as stored."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT listed_tables, analysis -> 'tables' FROM pastebin_explain WHERE slug = %s", [slug])
+        return cursor.fetchone()
+
+
+@postgres
+def test_the_listed_tables_follow_the_analysis_whatever_writes_it(create, client):
+    """Saves, updates of the analysis (the ORM's, reanalysis's bulk ones) and a direct write of the
+    column: it always holds the analysis's tables, which the lists show."""
+    slug = create(explain_table(table="salaries"), title="payroll", visibility="public")["slug"]
+    assert stored_tables(slug) == ('["salaries"]', '["salaries"]')
+    Explain.objects.filter(slug=slug).update(analysis={"format": "table", "rows": [], "tables": ["old_name"]})
+    assert stored_tables(slug) == ('["old_name"]', '["old_name"]')
+    for path in ("/recent/", "/search/?q=payroll", "/api/v1/explains/"):
+        assert "old_name" in client.get(path).content.decode(), path
+    call_command("reanalyze", "--all", "--jobs", "1")
+    assert stored_tables(slug) == ('["salaries"]', '["salaries"]')
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE pastebin_explain SET listed_tables = '[\"forged\"]' WHERE slug = %s", [slug])
+    assert stored_tables(slug) == ('["salaries"]', '["salaries"]')
+    Explain.objects.filter(slug=slug).update(analysis={"format": "json"})
+    assert stored_tables(slug) == (None, None)
+    for path in ("/recent/", "/search/?q=payroll", "/api/v1/explains/"):
+        assert client.get(path).status_code == 200
+
+
+@postgres
+def test_the_migration_fills_the_listed_tables_of_explains_stored_before(create):
+    migration = importlib.import_module("pastebin.migrations.0018_explain_listed_tables")
+    slugs = [create(explain_table(table=f"t{n}"), visibility="public")["slug"] for n in range(5)]
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE pastebin_explain DISABLE TRIGGER pastebin_explain_listed_tables")
+        cursor.execute("UPDATE pastebin_explain SET listed_tables = NULL")
+        cursor.execute("ALTER TABLE pastebin_explain ENABLE TRIGGER pastebin_explain_listed_tables")
+    assert [stored_tables(slug)[0] for slug in slugs] == [None] * 5
+    with connection.schema_editor() as editor:
+        migration.fill(None, editor, batch=2)
+    assert [stored_tables(slug)[0] for slug in slugs] == [f'["t{n}"]' for n in range(5)]

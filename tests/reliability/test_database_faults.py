@@ -143,7 +143,8 @@ def test_frozen_database_costs_seconds_and_spares_other_pages(cluster, site):
     frozen = cluster.freeze()
     try:
         with ThreadPoolExecutor(8) as pool:
-            reads = [pool.submit(request, f"{site.url}/e/{slug}/") for _ in range(4)]
+            # The site answers at REQUEST_TIMEOUT (30 s) at the latest: the client waits longer.
+            reads = [pool.submit(request, f"{site.url}/e/{slug}/", timeout=40) for _ in range(4)]
             time.sleep(0.5)
             homes = [request(f"{site.url}/") for _ in range(5)]
             answers = [future.result() for future in reads]
