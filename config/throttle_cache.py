@@ -23,6 +23,8 @@ from django.core.cache.backends.db import DatabaseCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connections, router
 
+from config import prepared
+
 CULL_EVERY = 64
 SECONDS = "CAST({} AS DOUBLE PRECISION)"
 REDIS_TAKE = """
@@ -50,17 +52,21 @@ class ThrottleDatabaseCache(DatabaseCache):
         due = SECONDS.format(f"{table}.value")
         moment = datetime.fromtimestamp(now, UTC)
         expires = connection.ops.adapt_datetimefield_value((moment + timedelta(seconds=seconds)).replace(microsecond=0))
+        if next(self._taken) % CULL_EVERY == 0:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"DELETE FROM {table} WHERE expires < %s", [connection.ops.adapt_datetimefield_value(moment)]
+                )
+        taken = prepared.rows(
+            f"INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s) ON CONFLICT (cache_key) "
+            f"DO UPDATE SET value = CAST(CASE WHEN {due} > %s THEN {due} ELSE %s END + %s AS TEXT), "
+            f"expires = EXCLUDED.expires WHERE {due} - %s <= %s RETURNING 1",
+            [key, repr(now + step), expires, now, now, step, now, ahead],
+            connection,
+        )
+        if taken:
+            return None
         with connection.cursor() as cursor:
-            if next(self._taken) % CULL_EVERY == 0:
-                cursor.execute(f"DELETE FROM {table} WHERE expires < %s", [connection.ops.adapt_datetimefield_value(moment)])
-            cursor.execute(
-                f"INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s) ON CONFLICT (cache_key) "
-                f"DO UPDATE SET value = CAST(CASE WHEN {due} > %s THEN {due} ELSE %s END + %s AS TEXT), "
-                f"expires = EXCLUDED.expires WHERE {due} - %s <= %s RETURNING 1",
-                [key, repr(now + step), expires, now, now, step, now, ahead],
-            )
-            if cursor.fetchone() is not None:
-                return None
             cursor.execute(f"SELECT value FROM {table} WHERE cache_key = %s", [key])
             row = cursor.fetchone()
         return float(row[0]) - ahead - now if row else None

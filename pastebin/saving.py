@@ -15,6 +15,7 @@ from django.db import IntegrityError, connection, transaction
 import analyzer
 from analyzer.web import answers
 from analyzer.web.renderers import JSONRenderer
+from config import prepared
 from pastebin import clock, expiry, permalink
 from pastebin.anonymize import AnonymizeError, anonymize
 from pastebin.models import DeletedSlug, Explain, Visibility, search_text
@@ -198,14 +199,12 @@ def _insert_unless_taken(explain: Explain, encoded_analysis: bytes) -> bool:
         f"WHERE NOT EXISTS (SELECT 1 FROM {name(DeletedSlug._meta.db_table)} WHERE slug = %s) "
         "ON CONFLICT (slug) DO NOTHING RETURNING slug"
     )
-    with connection.cursor() as cursor:
-        try:
-            cursor.execute(statement, [*values, explain.slug])
-        except IntegrityError as exc:  # on PostgreSQL, when what it improves on was deleted meanwhile
-            if explain.improves_on_id is None:
-                raise
-            raise SaveError("The explain this one improves on has just been deleted.") from exc
-        return cursor.fetchone() is not None
+    try:
+        return bool(prepared.rows(statement, [*values, explain.slug]))
+    except IntegrityError as exc:  # on PostgreSQL, when what it improves on was deleted meanwhile
+        if explain.improves_on_id is None:
+            raise
+        raise SaveError("The explain this one improves on has just been deleted.") from exc
 
 
 def delete_explain(explain: Explain, reason: str = "deleted") -> None:
