@@ -102,7 +102,7 @@ BITMAP_SCANS_ONLY = (
     "SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL max_parallel_workers_per_gather = 0; "
     "{}; RESET enable_seqscan; RESET enable_indexscan; RESET max_parallel_workers_per_gather"
 )
-SETTINGS = 3
+SETTINGS = BITMAP_SCANS_ONLY.split("{}")[0].count(";")  # the statements before the one asked for
 Position = tuple[datetime, str]
 
 
@@ -183,7 +183,11 @@ def _from_recent(cursor, text: str, now: datetime, limit: int, before: Position 
 
 def gin_matches(text: str, now: datetime, limit: int, before: Position | None = None) -> QuerySet:
     """The slugs of the newest `limit` of the live matches (after `before`), from the GIN index."""
-    match = RawSQL(MATCH, (text,), output_field=BooleanField())
+    return _newest_slugs(RawSQL(MATCH, (text,), output_field=BooleanField()), now, limit, before)
+
+
+def _newest_slugs(match: RawSQL, now: datetime, limit: int, before: Position | None) -> QuerySet:
+    """The slugs of the newest `limit` public explains live at `now` (after `before`) that `match` holds for."""
     return Explain.objects.public(now).before(before).filter(match).order_by(*NEWEST).values_list("slug")[:limit]
 
 
@@ -193,9 +197,7 @@ def day_by_day(
     """The statement selecting the slugs of the newest `limit` live matches (after `before`)
     created from day `first_day` back to day `last_day`, and its parameters: the days newest
     first, each day's matches found by the words dated with it, newest first."""
-    match = RawSQL(MATCH_DAY, (text,), output_field=BooleanField())
-    matches = Explain.objects.public(now).before(before).filter(match).order_by(*NEWEST).values_list("slug")[:limit]
-    inner, params = sql(matches)
+    inner, params = sql(_newest_slugs(RawSQL(MATCH_DAY, (text,), output_field=BooleanField()), now, limit, before))
     return DAY_BY_DAY.format(inner), [first_day, last_day, *params, limit]
 
 
