@@ -167,10 +167,9 @@ class ExplainListCreate(generics.ListCreateAPIView):
         attempt = idempotency.Attempt.start(key, fields) if key else None
         if attempt and self.stored_answer:
             return _replay(request, attempt, self.stored_answer)
-        options = serializers.ExplainOptions(data=source)
-        options.is_valid(raise_exception=True)
+        options = serializers.read_options(source)
         try:
-            data = _save(request, text, query, options.validated_data | {"schema": schema}, attempt)
+            data = _save(request, text, query, options | {"schema": schema}, attempt)
         except idempotency.KeyTaken:
             return _replay(request, attempt, idempotency.find(key))
         return _created(request, data)

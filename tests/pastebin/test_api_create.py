@@ -6,7 +6,9 @@ import json
 import re
 
 import pytest
+from django.http import QueryDict
 
+from pastebin import serializers
 from pastebin.models import Explain
 from pastebin.slugs import SLUG_RE
 from tests.pastebin.factories import explain_table, fixture
@@ -41,6 +43,15 @@ def test_options_as_query_parameters(create):
     assert data["title"] == "Nightly report"
     assert data["query"] == "SELECT * FROM employees"
 
+
+
+@pytest.mark.parametrize("source", [{}, {"explain": "x", "query": "SELECT 1", "schema": ""}, QueryDict("q=1&titles=a")])
+def test_no_options_given_are_the_serializers_defaults(source):
+    """Saving skips the serializer when no option is given: what it would have made of that."""
+    options = serializers.ExplainOptions(data=source)
+    assert options.is_valid()
+    assert serializers.read_options(source) == options.validated_data
+    assert serializers.read_options(source) is not serializers.read_options(source)
 
 @pytest.mark.parametrize("url", ["/api/v1/explains/", "/api/v1/explains"])
 def test_json_body(client, url):
