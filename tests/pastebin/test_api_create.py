@@ -44,7 +44,6 @@ def test_options_as_query_parameters(create):
     assert data["query"] == "SELECT * FROM employees"
 
 
-
 @pytest.mark.parametrize("source", [{}, {"explain": "x", "query": "SELECT 1", "schema": ""}, QueryDict("q=1&titles=a")])
 def test_no_options_given_are_the_serializers_defaults(source):
     """Saving skips the serializer when no option is given: what it would have made of that."""
@@ -52,6 +51,7 @@ def test_no_options_given_are_the_serializers_defaults(source):
     assert options.is_valid()
     assert serializers.read_options(source) == options.validated_data
     assert serializers.read_options(source) is not serializers.read_options(source)
+
 
 @pytest.mark.parametrize("url", ["/api/v1/explains/", "/api/v1/explains"])
 def test_json_body(client, url):

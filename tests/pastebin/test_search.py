@@ -355,6 +355,45 @@ def test_the_migration_makes_the_words_of_texts_with_angle_brackets_again(create
     assert titles("price") == ["margins"]
 
 
+# Texts whose words are written in every way the text form of a vector can: quotes, backslashes,
+# brackets, several places, no words, and words just within and past the length that is dated.
+ODD_TEXTS = [
+    "",
+    "  \t\n",
+    "it's a \\ back\\slash 'quoted' ''double'' \\'",
+    "WHERE total<price AND qty>0 <> <<x>>",
+    "slow slow slow query: slow",
+    " ".join(["many"] * 300) + " places",
+    "Zürich 東京 ✓ 🚀 naïve",
+    "é" * 999 + "e" + " short",  # a word of 1,999 bytes
+    "é" * 1000 + " short",  # 2,000 bytes: dated
+    "é" * 1000 + "e short",  # 2,001 bytes: not dated
+    "x" * 2047 + " and " + "y" * 2048,  # the longest word a vector holds, and one too long for it
+    "word " * 14000,  # past 65,536 characters
+]
+# And texts drawn from the characters that the text form of a vector escapes or splits on.
+_draw = random.Random(19)
+ODD_TEXTS += ["".join(_draw.choices("ab'\\<> :,-.é東🚀\n", k=_draw.randrange(1, 60))) for _ in range(40)]
+
+
+@postgres
+@pytest.mark.parametrize("text", ODD_TEXTS)
+def test_the_words_are_those_the_function_before_made(text):
+    """`pastebin_search_words` of migration 0019 (one regular expression over the words' text)
+    makes, word for word and place for place, the vector that of migration 0016 made."""
+    before = importlib.import_module("pastebin.migrations.0019_search_words_in_one_pass").BACK
+    with connection.cursor() as cursor:
+        cursor.execute(before.replace("pastebin_search_words(", "pastebin_search_words_before("))
+        for created in (START, None):
+            cursor.execute(
+                "SELECT pastebin_search_words(%s, %s)::text, pastebin_search_words_before(%s, %s)::text",
+                [text, created, text, created],
+            )
+            now, then = cursor.fetchone()
+            assert now == then
+            assert (f" {search.day(START)}'" in now) == bool(created and now)
+
+
 def stored_tables(slug: str) -> tuple[object, object]:
     """The `listed_tables` column of an explain and its analysis's tables, as stored."""
     with connection.cursor() as cursor:
