@@ -24,7 +24,7 @@ from analyzer.web.api import (
     read_schema,
     too_large_error,
 )
-from analyzer.web.renderers import JSONRenderer
+from analyzer.web.renderers import Joined, JSONRenderer
 from pastebin import idempotency, lookup, serializers
 from pastebin.models import Explain, IdempotencyRecord
 from pastebin.saving import SaveError, delete_explain, save_explain, update_explain
@@ -194,9 +194,11 @@ def _request_fields(request: Request, text: str, query: str | None, source) -> d
     }
 
 
-def _save(request: Request, text: str, query: str | None, values: dict, attempt: idempotency.Attempt | None) -> dict:
+def _save(
+    request: Request, text: str, query: str | None, values: dict, attempt: idempotency.Attempt | None
+) -> dict | Joined:
     """Save the explain and, with a key, the record of its answer, in one transaction (without
-    one, the explain's insert is a single statement)."""
+    one, the explain's insert is a single statement); the answer's data."""
     with transaction.atomic() if attempt else nullcontext():
         try:
             saved = save_explain(
@@ -216,7 +218,8 @@ def _save(request: Request, text: str, query: str | None, values: dict, attempt:
             # A replay reads the analysis back from the database, where PostgreSQL's jsonb orders
             # the keys its own way: the first answer reads it back too, so both are byte for byte one.
             saved.explain.refresh_from_db(fields=["analysis"])
-    return serializers.created_data(saved.explain, saved.delete_token, request)
+            return serializers.created_data(saved.explain, saved.delete_token, request)
+    return Joined(serializers.created_head(saved.explain, saved.delete_token, request), saved.encoded_analysis)
 
 
 def _replay(
@@ -237,11 +240,12 @@ def _replay(
     return _created(request, data, {idempotency.REPLAYED_HEADER: "true"})
 
 
-def _created(request: Request, data: dict, extra_headers: dict | None = None) -> Response | HttpResponse:
+def _created(request: Request, data: dict | Joined, extra_headers: dict | None = None) -> Response | HttpResponse:
     """The 201 answer: the permalink as text, or the JSON, with a Location header."""
-    headers = {"Location": data["url"], **(extra_headers or {})}
+    url = (data.head if isinstance(data, Joined) else data)["url"]
+    headers = {"Location": url, **(extra_headers or {})}
     if wants_plain_link(request):
-        return HttpResponse(data["url"] + "\n", status=201, content_type="text/plain; charset=utf-8", headers=headers)
+        return HttpResponse(url + "\n", status=201, content_type="text/plain; charset=utf-8", headers=headers)
     return Response(data, status=status.HTTP_201_CREATED, headers=headers)
 
 

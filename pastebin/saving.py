@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import DEFERRED
 
 import analyzer
 from analyzer.web import answers
@@ -18,7 +19,7 @@ from analyzer.web.renderers import JSONRenderer
 from config import prepared
 from pastebin import clock, expiry, permalink
 from pastebin.anonymize import AnonymizeError, anonymize
-from pastebin.models import DeletedSlug, Explain, Visibility, search_text
+from pastebin.models import DeletedSlug, Explain, Visibility, joined_search_text, table_names
 from pastebin.slugs import new_slug
 from pastebin.tokens import hash_token, new_token
 
@@ -48,6 +49,22 @@ class SaveError(ValueError):
 class Saved:
     explain: Explain
     delete_token: str  # shown once to the creator, never stored in clear
+    encoded_analysis: bytes  # the analysis as the API sends it
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """An analysis as saving needs it: its JSON as the API sends it (which PostgreSQL stores as it
+    is), the names of the tables it reads (for the search text), and the analysis itself when it
+    was made or decoded here, None when both the others were read back from the recent answers
+    (decoding it cost a tenth of a save)."""
+
+    encoded: bytes
+    table_names: str
+    data: dict | None
+
+    def decoded(self) -> dict:
+        return self.data if self.data is not None else orjson.loads(self.encoded)
 
 
 def check_storable(value: str) -> None:
@@ -92,21 +109,26 @@ def check_input(text: str, query: str | None, schema: str | None) -> None:
             )
 
 
-def analysis_data(text: str, query: str | None, schema: str | None = None) -> tuple[dict, bytes]:
-    """`run_analysis(…).to_dict()` and its JSON as the API sends it (which the database stores as it
-    is: encoding the analysis again cost a tenth of a save), read back from the analyze API's recent
-    answers when this process analyzed the same input lately (a fresh copy each time), else kept
-    there. The input is checked first either way: the analyze API answers pastes that cannot be
-    stored."""
+def analysis_data(text: str, query: str | None, schema: str | None = None) -> Analysed:
+    """The analysis of `run_analysis(…)` as saving needs it, read back from the analyze API's recent
+    answers when this process analyzed the same input lately (its JSON, which encoding again cost a
+    tenth of a save, and the names of its tables), else kept there. The input is checked first
+    either way: the analyze API answers pastes that cannot be stored."""
     check_input(text, query, schema)
     key = answers.json_key(text, query, schema)
-    kept = answers.answers.get(key)
-    if kept is not None:
-        return orjson.loads(kept), kept
-    data = run_analysis(text, query, schema).to_dict()
-    encoded = JSONRenderer().render(data)
-    answers.answers.put(key, encoded)
-    return data, encoded
+    names_key = answers.digest(text, query, schema, "table names", answers.limits())
+    encoded, names = answers.answers.get(key), answers.answers.get(names_key)
+    if encoded is not None and names is not None:
+        return Analysed(encoded, names.decode(), None)
+    if encoded is None:
+        data = run_analysis(text, query, schema).to_dict()
+        encoded = JSONRenderer().render(data)
+        answers.answers.put(key, encoded)
+    else:
+        data = orjson.loads(encoded)
+    names = table_names(data)
+    answers.answers.put(names_key, names.encode())
+    return Analysed(encoded, names, data)
 
 
 def save_explain(
@@ -130,17 +152,17 @@ def save_explain(
     check_storable(title)
     query = query if query and query.strip() else None
     schema = schema if schema and schema.strip() and not anonymize_names else None
-    analysis, encoded = analysis_data(text, query, schema)
+    analysed = analysis_data(text, query, schema)
     if anonymize_names:
         try:
-            renamed = anonymize(text, analysis, query, settings.EXPLAIN_DEADLINE_MS)
+            renamed = anonymize(text, analysed.decoded(), query, settings.EXPLAIN_DEADLINE_MS)
         except AnonymizeError as exc:
             raise SaveError(f"This paste could not be anonymized: {exc}") from exc
         except analyzer.ParseError as exc:
             raise SaveError(f"This paste could not be anonymized: {exc.message}", too_complex=True) from exc
         text, query = renamed.explain, renamed.query
         try:
-            analysis, encoded = analysis_data(text, query)
+            analysed = analysis_data(text, query)
         except SaveError as exc:
             raise SaveError(f"This paste could not be anonymized ({exc.message}).") from exc
     token = new_token()
@@ -150,7 +172,8 @@ def save_explain(
         raw_explain=text,
         query=query or "",
         schema=schema or "",
-        analysis=analysis,
+        # Left to be read back from the database if asked for, where it is stored as sent.
+        analysis=DEFERRED if analysed.data is None and _stores_json_as_sent() else analysed.decoded(),
         parser_version=analyzer.PARSER_VERSION,
         created_at=created,
         expires_at=expiry.expires_at(expires, created),
@@ -159,18 +182,23 @@ def save_explain(
         delete_token_hash=hash_token(token),
         anonymized=anonymize_names,
     )
-    _insert_with_free_slug(explain, make_slug, encoded)
-    return Saved(explain=explain, delete_token=token)
+    _insert_with_free_slug(explain, make_slug, analysed)
+    return Saved(explain=explain, delete_token=token, encoded_analysis=analysed.encoded)
 
 
-def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str], encoded_analysis: bytes) -> None:
+def _stores_json_as_sent() -> bool:
+    """Whether the database stores the analysis from its JSON as sent (PostgreSQL's jsonb); the
+    others store the text the field writes, which reanalysis compares with its own."""
+    return connection.vendor == "postgresql"
+
+
+def _insert_with_free_slug(explain: Explain, make_slug: Callable[[], str], analysed: Analysed) -> None:
     """Insert under a random slug, drawing again on the (astronomically rare) collision with a
-    stored explain or a deleted one's tombstone (whose permalink stays gone); `encoded_analysis`
-    is its analysis as JSON."""
-    explain.search_text = search_text(explain.title, explain.query, explain.analysis)
+    stored explain or a deleted one's tombstone (whose permalink stays gone)."""
+    explain.search_text = joined_search_text(explain.title, explain.query, analysed.table_names)
     for _ in range(SLUG_ATTEMPTS):
         explain.slug = make_slug()
-        if _insert_unless_taken(explain, encoded_analysis):
+        if _insert_unless_taken(explain, analysed.encoded):
             explain._state.adding, explain._state.db = False, connection.alias
             return
     raise RuntimeError(f"No free slug after {SLUG_ATTEMPTS} attempts.")
@@ -182,9 +210,7 @@ def _insert_unless_taken(explain: Explain, encoded_analysis: bytes) -> bool:
     tombstone check, and a savepoint around the insert to catch a taken slug.)"""
     fields = Explain._meta.concrete_fields
     name = connection.ops.quote_name
-    # PostgreSQL stores the JSON it is sent parsed (jsonb); elsewhere the text is kept as the field
-    # writes it, which reanalysis compares with its own.
-    jsonb = connection.vendor == "postgresql"
+    jsonb = _stores_json_as_sent()
     placeholders, values = [], []
     for field in fields:
         if jsonb and field.attname == "analysis":

@@ -133,6 +133,11 @@ def _when(value) -> str | None:
 
 def created_data(explain: Explain, delete_token: str, request: Request) -> dict[str, Any]:
     """The 201 answer: where to find it, how to delete it, and the analysis fields of /api/v1/analyze/."""
+    return {**created_head(explain, delete_token, request), **explain.analysis}
+
+
+def created_head(explain: Explain, delete_token: str, request: Request) -> dict[str, Any]:
+    """The 201 answer but the analysis fields, which follow (and share no key with these)."""
     return {
         "slug": explain.slug,
         **links(explain, request),
@@ -143,7 +148,6 @@ def created_data(explain: Explain, delete_token: str, request: Request) -> dict[
         "title": explain.title,
         "anonymized": explain.anonymized,
         "improves_on": explain.improves_on.slug if explain.improves_on else None,
-        **explain.analysis,
     }
 
 

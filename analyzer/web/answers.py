@@ -4,7 +4,7 @@ An analysis depends only on the paste, the query, the table definitions, the par
 the size and time limits, so the same request gets the same answer. Scripts and editor
 integrations send the same plan again and again (on every save, on every CI run), a client
 retrying after a timeout sends it twice, and a script analyzes a paste, then saves it. The answer
-is kept as the bytes sent (saving reads the JSON one back: `pastebin.saving.analysis_data`), under
+is kept as the bytes sent (saving reads the JSON one back and sends it on: `pastebin.saving.analysis_data`), under
 a SHA-256 digest of everything it depends on, most recently used first, up to
 `ANALYZE_CACHE_BYTES` in all (0 keeps nothing); an answer over a sixteenth of that is not kept.
 Refusals are never kept.

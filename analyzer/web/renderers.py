@@ -29,13 +29,32 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 _SHORT_EXPONENT = re.compile(rb"e-\d[,\]}]")  # searched alone: a pattern that starts with a letter is fast
 
 
+class Joined:
+    """A JSON object of `head`'s members followed by those of `tail`, an object that this renderer
+    wrote compactly with no key of `head`: written by joining the two texts, so that an analysis
+    kept as JSON is sent without being decoded and written again (a sixth of a save's Python)."""
+
+    def __init__(self, head: dict, tail: bytes) -> None:
+        self.head = head
+        self.tail = tail
+
+    def merged(self) -> dict:
+        return {**self.head, **orjson.loads(self.tail)}
+
+
 class JSONRenderer(renderers.JSONRenderer):
     """DRF's JSON renderer (compact, UTF-8, strict), faster."""
 
     def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
-        if data is None or self.ensure_ascii or not self.compact:
-            return super().render(data, accepted_media_type, renderer_context)
-        if self.get_indent(accepted_media_type, renderer_context or {}) is not None:
+        compact = not (self.ensure_ascii or not self.compact)
+        if compact and self.get_indent(accepted_media_type, renderer_context or {}) is not None:
+            compact = False
+        if isinstance(data, Joined):
+            if not compact:
+                return super().render(data.merged(), accepted_media_type, renderer_context)
+            head = self.render(data.head, accepted_media_type, renderer_context)
+            return head[:-1] + (b"," if len(head) > 2 and len(data.tail) > 2 else b"") + data.tail[1:]
+        if data is None or not compact:
             return super().render(data, accepted_media_type, renderer_context)
         try:
             out = orjson.dumps(data, default=self.encoder_class().default, option=_OPTIONS)

@@ -86,3 +86,32 @@ def test_the_analysis_stored_is_the_one_returned_whatever_its_characters():
     stored = Explain.objects.get(slug=saved.slug).analysis
     assert stored == saved.analysis and stored["query"] == query
     assert maintenance.reanalyze([saved.slug]).changed == 0
+
+
+def test_a_paste_saved_again_is_neither_analyzed_nor_decoded_and_answered_alike(client, analyses, monkeypatch):
+    """The second save reads the analysis's JSON and its tables' names back from the recent answers
+    and sends that JSON on as it is: the answer is the first's, key for key and in the same order,
+    but for what is the new explain's own."""
+    post = lambda: client.post("/api/v1/explains/", explain_table(), content_type="text/plain")  # noqa: E731
+    first = post().json()
+    decoded = []
+    real_loads = saving.orjson.loads
+    monkeypatch.setattr(saving.orjson, "loads", lambda data: decoded.append(1) or real_loads(data))
+    second = post().json()
+    assert len(analyses) == 1
+    assert decoded == [] or connection.vendor != "postgresql"
+    own = {"slug", "url", "raw_url", "api_url", "delete_token", "created_at", "expires_at"}
+    assert list(second) == list(first)
+    assert {k: v for k, v in second.items() if k not in own} == {k: v for k, v in first.items() if k not in own}
+    stored = Explain.objects.get(slug=second["slug"])
+    assert stored.analysis == {key: second[key] for key in stored.analysis}
+    assert stored.search_text == Explain.objects.get(slug=first["slug"]).search_text == "employees"
+
+
+@pytest.mark.postgres
+def test_an_analysis_saved_from_its_json_is_read_back_when_asked_for():
+    saving.save_explain(explain_table(), query="SELECT 1")
+    again = saving.save_explain(explain_table(), query="SELECT 1").explain
+    assert again.get_deferred_fields() == {"analysis"}
+    assert again.analysis == Explain.objects.get(slug=again.slug).analysis
+    assert again.analysis["rows"][0]["table"] == "employees"

@@ -14,7 +14,7 @@ import pytest
 from rest_framework import renderers
 
 from analyzer import ParseError, analyze
-from analyzer.web.renderers import JSONRenderer
+from analyzer.web.renderers import Joined, JSONRenderer
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -98,3 +98,20 @@ def test_every_fixture_analysis():
         assert new == old, path
         compared += 1
     assert compared > 100
+
+
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        ({"slug": "a", "when": None}, {"format": "table", "rows": [{"x": 1.5e-06, "y": "\u2028"}]}),
+        ({}, {"rows": []}),
+        ({"slug": "a"}, {}),
+        ({}, {}),
+    ],
+)
+@pytest.mark.parametrize("media_type", ["application/json", "application/json; indent=4", None])
+def test_a_joined_object_is_written_as_its_members_merged(head, tail, media_type):
+    """An object kept as JSON and joined to another is written as DRF writes the two merged,
+    compact or indented."""
+    joined = JSONRenderer().render(Joined(head, JSONRenderer().render(tail)), media_type, {})
+    assert joined == renderers.JSONRenderer().render({**head, **tail}, media_type, {})
