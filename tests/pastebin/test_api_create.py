@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.http import QueryDict
+from django.urls import reverse, set_script_prefix
 
 from pastebin import serializers
 from pastebin.models import Explain
@@ -34,6 +35,20 @@ def test_text_body_gives_201_with_links_token_and_analysis(client, paste, url):
     assert data.keys() >= ANALYSIS_FIELDS
     assert data["rows"][0]["table"] == "employees"
     assert Explain.objects.get(slug=data["slug"]).raw_explain == paste
+
+
+@pytest.mark.parametrize("prefix", ["/", "/explains/", "/ünï code/"])
+def test_links_are_those_django_reverses_under_any_script_prefix(client, paste, prefix):
+    """A site served under a path (its proxy's SCRIPT_NAME) links there, as `reverse` would."""
+    set_script_prefix(prefix)  # as the WSGI handler does from SCRIPT_NAME (the test client does not)
+    try:
+        data = client.post("/api/v1/explains/", paste, content_type="text/plain").json()
+        for key, name in [("url", "pastebin:detail"), ("raw_url", "pastebin:raw"), ("api_url", "pastebin:api-detail")]:
+            assert data[key] == "http://testserver" + reverse(name, args=[data["slug"]]), key
+    finally:
+        set_script_prefix("/")
+    if prefix == "/explains/":
+        assert data["raw_url"] == f"http://testserver/explains/e/{data['slug']}/raw/"
 
 
 def test_options_as_query_parameters(create):
