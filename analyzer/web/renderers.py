@@ -46,9 +46,8 @@ class JSONRenderer(renderers.JSONRenderer):
     """DRF's JSON renderer (compact, UTF-8, strict), faster."""
 
     def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
-        compact = not (self.ensure_ascii or not self.compact)
-        if compact and self.get_indent(accepted_media_type, renderer_context or {}) is not None:
-            compact = False
+        compact = self.compact and not self.ensure_ascii
+        compact = compact and self.get_indent(accepted_media_type, renderer_context or {}) is None
         if isinstance(data, Joined):
             if not compact:
                 return super().render(data.merged(), accepted_media_type, renderer_context)
