@@ -9,12 +9,11 @@ from html import escape
 from typing import NamedTuple
 
 from django.db.models import QuerySet
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 
-from pastebin.models import listed_tables
+from pastebin.models import listed_tables, slug_path
 
 # The columns of a listed explain on PostgreSQL, its analysis's tables from the column a trigger
 # keeps (`models.listed_tables`).
@@ -51,7 +50,7 @@ def items(explains: list[Listed]) -> list[SafeString]:
     """Each of `explains` as `_list.html` lists it: its link, title, local creation time, tables and
     the start of its query, every value escaped. Written here rather than in a template, where each
     item took 18 µs, a tenth of a list page's time."""
-    head, tail = reverse("pastebin:detail", args=["_"]).rsplit("_", 1)  # reversed once, not per explain
+    head, tail = slug_path("pastebin:detail")
     zone = timezone.get_current_timezone()
     return [_item(explain, f"{head}{explain.slug}{tail}", explain.created_at.astimezone(zone)) for explain in explains]
 

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from django.conf import settings
-from django.urls import get_script_prefix, get_urlconf, reverse
 from rest_framework import serializers
 from rest_framework.request import Request
 
 from analyzer.web.api import ExplainInput
 from pastebin import expiry
-from pastebin.models import Explain, Visibility
+from pastebin.models import Explain, Visibility, slug_path
 from pastebin.saving import NUL_MESSAGE
 from pastebin.slugs import SLUG_RE
 
@@ -65,6 +62,10 @@ class ExplainOptions(serializers.Serializer):
         return explain
 
 
+# What a save that gives no option gets: the default of each, as the serializer has it.
+DEFAULT_OPTIONS = {name: ExplainOptions._declared_fields[name].default for name in OPTION_NAMES}
+
+
 def read_options(source) -> dict[str, Any]:
     """The validated options of a new explain from `source` (a JSON body or a query string): their
     defaults when it gives none, as most saves do (validating nothing with the serializer cost a
@@ -74,9 +75,6 @@ def read_options(source) -> dict[str, Any]:
     options = ExplainOptions(data=source)
     options.is_valid(raise_exception=True)
     return dict(options.validated_data)
-
-
-DEFAULT_OPTIONS = {name: ExplainOptions._declared_fields[name].default for name in OPTION_NAMES}
 
 
 class ExplainEditInput(serializers.Serializer):
@@ -122,26 +120,16 @@ class ExplainCreateInput(ExplainOptions, ExplainInput):
 
 
 LINKS = {"url": "pastebin:detail", "raw_url": "pastebin:raw", "api_url": "pastebin:api-detail"}
-_ANY_SLUG = "0" * 64  # as long as a slug may be, so that it is found nowhere else in a link
-
-
-@functools.lru_cache(maxsize=16)
-def _link_paths(script_prefix: str, urlconf: str) -> dict[str, tuple[str, str]]:
-    """Each link's path before and after the slug, reversed once per script prefix and URLconf
-    (reversing three links cost a twentieth of a save, and a list of twenty explains reverses sixty)."""
-    paths = {}
-    for key, name in LINKS.items():
-        before, _, after = reverse(name, urlconf, args=[_ANY_SLUG]).rpartition(_ANY_SLUG)
-        paths[key] = (before, after)
-    return paths
 
 
 def links(explain: Explain, request: Request) -> dict[str, str]:
-    """The explain's permalink, raw view and API addresses (a slug is made of characters a URL
-    keeps as they are)."""
+    """The explain's permalink, raw view and API addresses."""
     origin = request.build_absolute_uri("/")[:-1]
-    paths = _link_paths(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
-    return {key: origin + before + explain.slug + after for key, (before, after) in paths.items()}
+    found = {}
+    for key, name in LINKS.items():
+        before, after = slug_path(name)
+        found[key] = origin + before + explain.slug + after
+    return found
 
 
 def _when(value) -> str | None:

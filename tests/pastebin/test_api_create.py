@@ -51,6 +51,34 @@ def test_links_are_those_django_reverses_under_any_script_prefix(client, paste, 
         assert data["raw_url"] == f"http://testserver/explains/e/{data['slug']}/raw/"
 
 
+def _no_repeated_key(pairs: list[tuple[str, object]]) -> dict:
+    keys = [key for key, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        None,
+        "hr_dept_join_json_json_table_clean.txt",
+        "tree_join_analyze.txt",
+        "json_range_checked_analyze.txt",
+        "hr_no_badge_plain_vertical_prompt.txt",
+    ],
+)
+def test_the_answer_holds_each_key_once(client, path):
+    """The answer's own fields and the analysis's, joined as kept text: no key of one is in the
+    other (a repeated key would be read as either), for every format of paste, the first save of
+    a paste and the next, which reads its analysis back from the recent answers."""
+    paste = explain_table() if path is None else fixture(path)
+    for _ in range(2):
+        response = client.post("/api/v1/explains/", paste, content_type="text/plain")
+        assert response.status_code == 201
+        data = json.loads(response.content, object_pairs_hook=_no_repeated_key)
+        assert data.keys() >= ANALYSIS_FIELDS - {"plan"} and data["slug"]
+
+
 def test_options_as_query_parameters(create):
     data = create(title="Nightly report", expires="never", visibility="public", query="SELECT * FROM employees")
     assert data["visibility"] == "public"
