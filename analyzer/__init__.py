@@ -20,8 +20,7 @@ if TYPE_CHECKING:
     from analyzer.deadline import DEFAULT_DEADLINE_MS
     from analyzer.insight.annotations import annotate
     from analyzer.model import Analysis, Annotation, Finding, ParseError, Plan, PlanNode
-    from analyzer.pipeline import DEFAULT_MAX_BYTES, PARSER_VERSION, analyze
-    from analyzer.readers.dispatch import parse
+    from analyzer.pipeline import DEFAULT_MAX_BYTES, PARSER_VERSION, analyze, parse
 
 # The module each public name comes from.
 _HOMES = {
@@ -36,7 +35,7 @@ _HOMES = {
     "PlanNode": "analyzer.model",
     "analyze": "analyzer.pipeline",
     "annotate": "analyzer.insight.annotations",
-    "parse": "analyzer.readers.dispatch",
+    "parse": "analyzer.pipeline",
 }
 
 __all__ = [

@@ -12,25 +12,9 @@ Two readers' questions are answered from the values alone:
 
 from __future__ import annotations
 
-import re
-
 from analyzer.lazy import lazy_regex
+from analyzer.readers.vocabulary import ACCESS_TYPES, EXTRA_HEADS, EXTRA_ITEMS, EXTRA_PATTERNS, SELECT_TYPES
 
-SELECT_TYPES = frozenset(
-    {
-        "SIMPLE", "PRIMARY", "SUBQUERY", "DEPENDENT SUBQUERY", "UNCACHEABLE SUBQUERY", "DERIVED",
-        "DEPENDENT DERIVED", "LATERAL DERIVED", "MATERIALIZED", "UNION", "DEPENDENT UNION",
-        "UNCACHEABLE UNION", "UNION RESULT", "INTERSECT", "EXCEPT", "INTERSECT RESULT", "EXCEPT RESULT",
-        "UNIT RESULT", "PUSHED DERIVED", "PUSHED SELECT", "PUSHED UNION", "INSERT", "UPDATE", "DELETE",
-        "REPLACE",
-    }
-)  # fmt: skip
-ACCESS_TYPES = frozenset(
-    {
-        "system", "const", "eq_ref", "ref", "ref_or_null", "fulltext", "index_merge", "unique_subquery",
-        "index_subquery", "range", "index", "ALL", "hash_ALL", "hash_range", "hash_index", "hash_index_merge",
-    }
-)  # fmt: skip
 # Access types that read no index (so key, key_len and ref are NULL), and those that always name one.
 _NO_KEY = frozenset({"ALL", "system", "hash_ALL"})
 _KEYED = ACCESS_TYPES - _NO_KEY
@@ -173,45 +157,7 @@ def _placement(best: list[list[int]], fits: list[list[int | None]], skip: list[i
     return placed[::-1]
 
 
-# The Extra items the servers print (compared without case), and the patterns of those with a part that varies.
-_EXTRA_ITEMS = frozenset(
-    item.casefold()
-    for item in (
-        "Using where", "Using index", "Using index condition", "Using index condition(BKA)",
-        "Using index condition (BKA)", "Using temporary", "Using filesort", "Using join buffer",
-        "Using join buffer (Block Nested Loop)", "Using join buffer (Batched Key Access)",
-        "Using join buffer (Batched Key Access (unique))", "Using join buffer (hash join)", "Using MRR",
-        "Rowid-ordered scan", "Key-ordered scan", "Key-ordered Rowid-ordered scan", "Using index for group-by",
-        "Using index for group-by (scanning)", "Using index for skip scan", "Using rowid filter",
-        "Backward index scan", "Distinct", "Not exists", "Full scan on NULL key", "Start temporary",
-        "End temporary", "Materialize", "Start materialize", "End materialize", "Scan", "Impossible WHERE",
-        "Impossible WHERE noticed after reading const tables", "Impossible HAVING", "Impossible ON condition",
-        "No tables used", "Select tables optimized away", "No matching min/max row",
-        "no matching row in const table", "const row not found", "unique row not found",
-        "No matching rows after partition pruning", "Deleting all rows", "Zero limit",
-        "Using where with pushed condition", "Using buffer", "Open_frm_only", "Open_full_table",
-        "Open_trigger_only", "Skip_open_table", "Scanned all databases", "Recursive", "Plan isn't ready yet",
-        "Not optimized, outer query is empty", "FirstMatch", "LooseScan", "NULL",
-    )
-)  # fmt: skip
-_EXTRA_PATTERNS = lazy_regex(
-    r"Using (?:union|intersect|sort_union|sort_intersect)\([^()]*\)|FirstMatch\([^()]*\)|LooseScan\([^()]*\)"
-    r"|Using join buffer \((?:flat|incremental), (?:BNL|BNLH|BKA|BKAH) join\)"
-    r"|Range checked for each record \(index map: ?(?:0x)?[0-9a-f]+\)|Rematerialize ?\([^()]*\)"
-    r"|Parent of \d+ pushed join@\d+|Child of '[^']*' in pushed join@\d+|Scanned \d+ databases?",
-    re.IGNORECASE,
-)
-# The fixed start of the items with a varying part: a cut value may stop inside it.
-_EXTRA_HEADS = tuple(
-    head.casefold()
-    for head in (
-        "Using union(", "Using intersect(", "Using sort_union(", "Using sort_intersect(", "FirstMatch(",
-        "LooseScan(", "Using join buffer (flat, ", "Using join buffer (incremental, ",
-        "Range checked for each record (index map: 0x", "Rematerialize (", "Parent of ", "Child of '",
-        "Scanned ", "Using pushed condition ", "Table function: ", "Ft_hints: ", "Using secondary engine ",
-    )
-)  # fmt: skip
-_KNOWN_STARTS = tuple(_EXTRA_ITEMS) + _EXTRA_HEADS
+_KNOWN_STARTS = tuple(EXTRA_ITEMS) + EXTRA_HEADS
 
 
 def starts_extra_item(text: str) -> bool:
@@ -231,6 +177,6 @@ def stops_inside(column: str, value: str) -> bool:
     if column != "extra" or not text:
         return False
     item = text.rsplit(";", 1)[-1].strip().casefold()
-    if item in _EXTRA_ITEMS or _EXTRA_PATTERNS.fullmatch(item):
+    if item in EXTRA_ITEMS or EXTRA_PATTERNS.fullmatch(item):
         return False
     return any(start.startswith(item) and start != item for start in _KNOWN_STARTS)

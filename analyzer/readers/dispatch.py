@@ -1,7 +1,6 @@
-"""Read EXPLAIN output as people paste it and return a `Plan` with its plan model (`Plan.tree`).
+"""Read EXPLAIN output out of a repaired paste and return a `Plan`.
 
-`parse(text)` first repairs the paste line by line (`analyzer.repair.cleanup`, with
-`analyzer.repair.decorations` for encodings and per-line prefixes), then looks for boxed tables,
+`read(cleaned)` takes the paste as `analyzer.repair.cleanup.clean()` left it and looks for boxed tables,
 vertical (`\\G`) records, batch (tab-separated) output and markup (`mysql --html`/`--xml`, wiki
 tables; `analyzer.readers.markup`), and offers the text to the JSON and tree readers; when none
 of them holds an EXPLAIN, tables without borders, tabs or header (`analyzer.readers.columns`). Of
@@ -12,8 +11,8 @@ problem becomes a sentence in `notices`.
 
 Cells are strings exactly as printed, `NULL` is None. A cell the paste cut short keeps its
 visible start followed by `…` (`analyzer.readers.resultset.CUT`), a missing cell is `…` alone; such
-rows are listed in `affected_rows` and `truncated` is set. `readers.plan_model` then builds the
-plan model of whatever was read (the JSON reader builds its own).
+rows are listed in `affected_rows` and `truncated` is set. The pipeline then checks the reading
+(`analyzer.check`) and `readers.plan_model` builds its plan model (the JSON reader builds its own).
 
 EXPLAIN rows that programs printed (the slow query log's plans; PHP, Python, Node, Go and JSON dumps
 of the rows) are read first, by `analyzer.readers.dumps`; the other readers get the lines left.
@@ -24,13 +23,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from analyzer.collector import fewer_collections
-from analyzer.deadline import DEFAULT_DEADLINE_MS, check_deadline, deadline
+from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import LineSpan, ParseError, Plan
 from analyzer.readers.dumps import outside, read_printed
 from analyzer.readers.line_roles import PlanPlace, line_spans, query_line
-from analyzer.readers.plan_model import plan_model
 from analyzer.readers.resultset import (
     ALWAYS_PRINTED,
     CUT,
@@ -41,7 +38,7 @@ from analyzer.readers.resultset import (
     missing_tail,
 )
 from analyzer.readers.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
-from analyzer.repair.cleanup import Cleaned, clean, statement_query
+from analyzer.repair.cleanup import Cleaned, statement_query
 from analyzer.repair.scan import line_indexes, matching_lines, pattern, starting_lines
 from analyzer.repair.textwidth import expand_tabs
 from analyzer.structs import dataclass, replace
@@ -55,7 +52,6 @@ if TYPE_CHECKING:
 # borders) are imported where a cheap look at the paste says they may find something: a plain
 # table paste loads none of them (`tests/analyzer/test_lazy_imports.py`).
 
-DEFAULT_MAX_BYTES = 1024 * 1024
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASHED_BORDER_RE = lazy_regex(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
 _COMPACT_RULE_RE = lazy_regex(r"^\s*\|(?::?-+:?\|){3,}\s*$")
@@ -73,33 +69,12 @@ _EXPLAIN_WORDS_RE = lazy_regex(
 )
 
 
-def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES, deadline_ms: int | None = DEFAULT_DEADLINE_MS) -> Plan:
-    """Parse a pasted EXPLAIN. Raises `ParseError` (and nothing else) when no EXPLAIN can be read,
-    with `too_large=True` when `text` is over `max_bytes` bytes of UTF-8, and `too_complex=True`
-    when reading it takes more than `deadline_ms` milliseconds of CPU time (None: no limit)."""
-    if not isinstance(text, str):
-        raise ParseError(f"The paste must be text; {EXPECTED}.")
-    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise ParseError(f"The paste is larger than the limit of {max_bytes} bytes.", too_large=True)
-    try:
-        with deadline(deadline_ms), fewer_collections():
-            plan = _parse(text)
-            plan.tree = plan_model(plan)
-        return plan
-    except ParseError:
-        raise
-    except Exception as exc:  # a reader bug must still give the caller a clean 4xx, and be seen
-        import logging  # here: it costs more to import than reading a paste
-
-        logging.getLogger("analyzer").exception("Internal error reading a paste of %d characters", len(text))
-        raise ParseError(f"This paste could not be read ({type(exc).__name__}); {EXPECTED}.") from exc
-
-
-def _parse(text: str) -> Plan:
-    cleaned = clean(text)
-    if not cleaned.text.strip():
-        raise ParseError(f"The paste is empty: {EXPECTED}.")
-    check_deadline()
+def read(cleaned: Cleaned) -> Plan:
+    """Read a repaired paste into a `Plan` (its plan model is built later, after the check stage).
+    Raises `ParseError` when no EXPLAIN can be read."""
+    text = cleaned.text
+    if not text.strip():
+        raise ParseError(f"Nothing is left to read once {_taken(cleaned)} are set aside: {EXPECTED}.")
     lines, notices = _ascii_lines(cleaned)
     # EXPLAIN rows behind a log's prefix or dumped by a program; the other readers get the rest.
     printed = read_printed(lines, cleaned.numbers, cleaned.margins)
@@ -124,6 +99,25 @@ def _parse(text: str) -> Plan:
         reading = _shaped(reading)
     _check_row_counts(reading.found, cleaned.row_counts, cleaned.numbers)
     return _table_result(reading)
+
+
+_TAKEN_NAMES = {
+    "fence": "code fences",
+    "prompt": "client prompts and what was typed there",
+    "statement": "typed statements",
+    "status": "status lines",
+    "note": "server notes",
+}
+
+
+def _taken(cleaned: Cleaned) -> str:
+    """What the repairs set aside of a paste they left nothing of, with its lines."""
+    kinds = list(dict.fromkeys(kind for _, _, kind in cleaned.taken if kind in _TAKEN_NAMES))
+    if not kinds:
+        return "its decorations"
+    lines = sorted({n for first, last, kind in cleaned.taken if kind in _TAKEN_NAMES for n in range(first, last + 1)})
+    named = ", ".join(_TAKEN_NAMES[kind] for kind in kinds)
+    return f"the {named} ({describe_lines(lines)})"
 
 
 @dataclass

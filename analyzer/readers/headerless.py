@@ -20,10 +20,11 @@ from __future__ import annotations
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
-from analyzer.readers.cell_shapes import SELECT_TYPES, stops_inside
+from analyzer.readers.cell_shapes import stops_inside
 from analyzer.readers.resultset import CUT, ResultSet, value
 from analyzer.readers.shapes import ORDERS, PREFERRED, Order, misfit, place
 from analyzer.readers.table import is_border
+from analyzer.readers.vocabulary import SELECT_TYPES
 from analyzer.structs import dataclass, field, replace
 from analyzer.wording import describe_lines
 

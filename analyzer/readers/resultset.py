@@ -6,6 +6,7 @@ headers make a result set an EXPLAIN.
 from __future__ import annotations
 
 from analyzer.model import EXPLAIN_COLUMN_ORDER, Row
+from analyzer.readers.vocabulary import ACCESS_TYPES
 from analyzer.structs import dataclass, field
 
 # A cell the paste cut short ends with this mark (its visible start comes first); a cell
@@ -21,12 +22,6 @@ PLAN_COLUMNS = frozenset({"explain", "analyze", "show explain", "show analyze"})
 
 # The columns of every tabular EXPLAIN (MySQL 5.x to 8, MariaDB); the others depend on the statement.
 ALWAYS_PRINTED = ("id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra")
-
-# What the `type` column of a tabular EXPLAIN prints (NULL aside).
-ACCESS_TYPES = frozenset(
-    ("system", "const", "eq_ref", "ref", "fulltext", "ref_or_null", "index_merge", "unique_subquery")
-    + ("index_subquery", "range", "index", "ALL", "hash_ALL", "hash_range", "hash_index", "hash_index_merge")
-)
 
 # What two copies of the same result set have in common: the column names and the rows' cells.
 ResultKey = tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]

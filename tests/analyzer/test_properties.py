@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from analyzer.model import FORMATS, LINE_ROLES, ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.table import _UNWRAP_LINES
 from tests.analyzer.readers.test_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
 from tests.analyzer.repair import mangle

@@ -1,5 +1,5 @@
 """The analyzer's layout holds: only `analyzer.web` may import Django or DRF, and the engine's
-rooms import along the pipeline (repair -> readers -> model -> insight -> render), never back."""
+rooms import along the pipeline (repair -> readers -> check -> model -> insight -> render), never back."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ WEB_ONLY = ("django", "rest_framework", "drf_spectacular")
 ALLOWED = {
     "repair": set(),
     "readers": {"repair"},
-    "insight": {"repair", "readers"},
-    "render": {"repair", "readers", "insight"},
+    "check": {"repair", "readers"},
+    "insight": {"repair", "readers", "check"},
+    "render": {"repair", "readers", "check", "insight"},
 }
 
 

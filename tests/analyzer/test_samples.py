@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 
 SAMPLES = sorted((Path(__file__).parent.parent / "fixtures" / "samples").glob("*.json"))
 

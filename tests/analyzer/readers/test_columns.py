@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.model import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.shapes import fits, place
 from tests.analyzer.repair.mangle import display_width
 
@@ -319,7 +319,21 @@ LAYOUTS = [CLASSIC, OLD, [*MYSQL57, "filtered", "extra"]]
 def plans(draw):
     columns = draw(st.sampled_from(LAYOUTS))
     rows = draw(st.lists(st.tuples(*(st.sampled_from(VALUES[c]) for c in columns)), min_size=1, max_size=4))
-    return columns, [_agreeing(dict(zip(columns, row, strict=True))) for row in rows]
+    return columns, _selects_present([_agreeing(dict(zip(columns, row, strict=True))) for row in rows], columns)
+
+
+def _selects_present(rows, columns):
+    """The rows as a server prints them together: a table named after a select (`<derived2>`,
+    `<union1,2>`) only where rows of those selects are printed too."""
+    if "id" not in columns or "table" not in columns:
+        return rows
+    ids = {row[columns.index("id")] for row in rows}
+    at = columns.index("table")
+    for row in rows:
+        named = "".join(c if c.isdigit() else " " for c in row[at]).split() if row[at].startswith("<") else []
+        if not ids.issuperset(named):
+            row[at] = "t1"
+    return rows
 
 
 def _agreeing(row):

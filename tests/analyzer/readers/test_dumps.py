@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from analyzer.model import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.records import cell, column_name, is_explain_record
 from analyzer.readers.resultset import CUT
 

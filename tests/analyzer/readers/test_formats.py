@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.model import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.resultset import CUT
 from tests.analyzer.repair.mangle import batch, box, expand_tabs, vertical
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.model import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 
 CASES = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "explain").glob("*.txt"))
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.model import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from tests.analyzer.readers.test_columns import OLD, cells, expected_rows, plans, printed
 
 ROW12 = ["1", "SIMPLE", "t", "NULL", "ALL", "NULL", "NULL", "NULL", "NULL", "100", "100.00", "Using where"]

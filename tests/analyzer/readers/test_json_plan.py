@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.json_plan import COLUMNS, parse_json
 from tests.analyzer.repair.mangle import mail_wrap, quote, terminal_wrap
 

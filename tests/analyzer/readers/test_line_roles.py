@@ -14,7 +14,7 @@ import pytest
 
 from analyzer import analyze
 from analyzer.model import LINE_ROLES, LineSpan
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from tests.analyzer.repair.mangle import box
 
 FIXTURES = Path(__file__).parent.parent.parent / "fixtures"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.model import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.resultset import CUT
 
 HEADER = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "r_rows", "filtered",

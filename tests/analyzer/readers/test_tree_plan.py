@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.tree_plan import ANALYZE_COLUMNS, TREE_COLUMNS, describe, parse_tree
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tree"

@@ -9,8 +9,8 @@ value visibly stops there, never when lines of equal length end in whole values.
 
 from __future__ import annotations
 
+from analyzer.pipeline import parse
 from analyzer.readers.cell_shapes import align_cells, stops_inside
-from analyzer.readers.dispatch import parse
 from analyzer.readers.resultset import CUT
 
 HEADER = "id\tselect_type\ttable\tpartitions\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tfiltered\tExtra"

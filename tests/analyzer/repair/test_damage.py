@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.resultset import CUT
 from tests.analyzer.readers.test_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
 from tests.analyzer.repair import mangle
