@@ -135,6 +135,7 @@ def clean(text: str) -> Cleaned:
     text = split_flattened_tables(text, notices)
     text = split_flattened_records(text, notices)
     text = unescape_html(text, notices)
+    text = _unescape_markdown(text, notices)
     renumbered = joined or text.count("\n") != breaks
     text = _fix_spaces(text, notices)
     lines = text.split("\n")
@@ -183,6 +184,22 @@ def _added(margins: list[int], more: list[int]) -> list[int]:
     if not any(more):
         return margins
     return [a + b for a, b in zip(margins, more, strict=True)]
+
+
+# A Markdown editor escapes the underscores of EXPLAIN's column names (`select\_type`), and with
+# them every other character Markdown would read as markup.
+_MARKDOWN_ESCAPED_RE = lazy_regex(r"select\\_type|possible\\_keys|key\\_len|r\\_rows|r\\_filtered")
+_MARKDOWN_ESCAPE_RE = lazy_regex(r"\\([_*<>#\[\]`!.~-])")
+
+
+def _unescape_markdown(text: str, notices: list[str]) -> str:
+    """A paste whose column names a Markdown editor escaped, without its escapes (`\\|` in a
+    table's cell is the table reader's)."""
+    if "\\_" not in text or not _MARKDOWN_ESCAPED_RE.search(text):
+        return text
+    count = len(_MARKDOWN_ESCAPE_RE.findall(text))
+    notices.append(f"Removed {plural(count, 'Markdown escape')} (a backslash before _, * or <) a Markdown editor added.")
+    return _MARKDOWN_ESCAPE_RE.sub(r"\1", text)
 
 
 def _fix_line_endings(text: str, notices: list[str]) -> str:
