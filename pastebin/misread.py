@@ -23,13 +23,15 @@ def file_report(
     """Store a report on `text`: the paste of the saved `explain`, whose stored analysis is what the
     reporter saw, or (without `explain`) a paste analyzed now.
 
-    Raises `SaveError` when the paste holds no explain, is too large, or cannot be anonymized.
+    A paste the analyzer refused is reported too (what it read is then nothing): those are the
+    pastes the maintainers most need to see. Raises `SaveError` when the paste is too large or too
+    complex to analyze, or cannot be anonymized (a refused paste cannot: nothing in it was read).
     """
     check_storable(comment)
     if explain is not None:
         analysis, version = explain.analysis, explain.parser_version
     else:
-        analysis, version = run_analysis(text, None).to_dict(), analyzer.PARSER_VERSION
+        analysis, version = _analysis_or_nothing(text), analyzer.PARSER_VERSION
     if anonymize_names:
         text = _anonymized(text, analysis)
     return MisreadReport.objects.create(
@@ -45,7 +47,23 @@ def file_report(
     )
 
 
+def _analysis_or_nothing(text: str) -> dict[str, Any]:
+    """The analysis of a paste, or an empty one when the analyzer found no EXPLAIN in it."""
+    check_storable(text)
+    try:
+        return run_analysis(text, None).to_dict()
+    except SaveError as exc:
+        if exc.too_large or exc.too_complex:
+            raise
+        return {}
+
+
 def _anonymized(text: str, analysis: dict[str, Any]) -> str:
+    if not analysis:
+        raise SaveError(
+            "Nothing in this paste could be read, so what to hide in it is not known and it cannot be "
+            "anonymized. Send it as it is, or not at all."
+        )
     try:
         return anonymize(text, analysis).explain
     except AnonymizeError as exc:
