@@ -271,6 +271,8 @@ def _read_row(batch: _Batch, j: int) -> int:
         fields = line.split("\t")
         # Spaces after the last field: a console copy padded the line to its width.
         fields[-1] = fields[-1].rstrip(" ")
+        if len(fields) == batch.count + 1 and not fields[-1] and not batch.padded:
+            fields.pop()  # a tab after the last field (a grid's copy ends each row with one)
     batch.wrapped += last - j
     batch.raw.append((line, batch.numbers[j], fields))
     return last + 1
