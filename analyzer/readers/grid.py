@@ -43,10 +43,8 @@ def parse_grid(lines: list[str], numbers: list[int], start: int) -> tuple[Result
     the line after it."""
     rule = lines[start + 1].rstrip()
     seps = _columns(rule, "+")
-    closed = rule.endswith("+")
-    if closed:
-        seps = seps[:-1]
-    columns = unique_names([name.lower() for name in _cut(lines[start], seps)])
+    closed = rule.endswith("+")  # a `|` closes every line: no cell follows the last one
+    columns = unique_names([name.lower() for name in _cut(lines[start], seps, closed)])
     result = ResultSet("table", columns, [], numbers[start])
     loose: list[int] = []
     damaged: list[int] = []
@@ -56,7 +54,7 @@ def parse_grid(lines: list[str], numbers: list[int], start: int) -> tuple[Result
         check_deadline()
         line = lines[j]
         if _lines_up(line, seps):
-            cells = _cut(line, seps)
+            cells = _cut(line, seps, closed)
         else:
             cells = [cell.strip() for cell in line.strip().split("|")]
             if closed and cells[-1:] == [""]:
@@ -131,8 +129,9 @@ def _lines_up(line: str, seps: list[int]) -> bool:
     return all(sep < columns.width and columns.char(sep) == "|" for sep in seps)
 
 
-def _cut(line: str, seps: list[int]) -> list[str]:
-    """The cells of `line` between the separator columns (a cell after the last one goes to the end)."""
+def _cut(line: str, seps: list[int], closed: bool) -> list[str]:
+    """The cells of `line` between the separator columns (a cell after the last one goes to the
+    end, unless the last separator closes the line)."""
     columns = Columns(line)
     bounds = [-1, *seps]
     cells = []
@@ -141,4 +140,4 @@ def _cut(line: str, seps: list[int]) -> list[str]:
         right = bounds[k + 1] if k + 1 < len(bounds) else None
         end = len(line) if right is None or right >= columns.width else columns.index(right)
         cells.append(line[begin:end].strip())
-    return cells
+    return cells[:-1] if closed else cells
