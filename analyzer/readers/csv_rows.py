@@ -1,5 +1,6 @@
 """Comma-separated rows: a GUI client's row copy with names (MySQL Workbench prints `# id,
-select_type, …` over `'1', 'SIMPLE', …` with bare `NULL`s) and CSV exports (`"id","select_type",…`).
+select_type, …` over `'1', 'SIMPLE', …` with bare `NULL`s, or over a grid's tab-separated rows) and
+CSV exports (`"id","select_type",…`).
 
 A header of EXPLAIN column names separated by commas starts them, each row has as many cells.
 Comment marks around the copy (`/*`, `*/`, `-- `, `// `, `# `) are not cells. The standard
@@ -27,8 +28,10 @@ def starts_csv(line: str) -> bool:
     return is_explain_header(_names(line))
 
 
-def parse_csv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet, int]:
+def parse_csv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
     """The result set whose header is `lines[start]`, and the index of the line after its rows."""
+    if start + 1 < len(lines) and "\t" in lines[start + 1]:
+        return _tab_rows(lines, numbers, start)
     columns = unique_names(_names(lines[start]))
     result = ResultSet("csv", columns, [], numbers[start])
     j = start + 1
@@ -49,6 +52,19 @@ def parse_csv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
             f"rows {'is' if len(damaged) == 1 else 'are'} cut short; missing cells are shown as '{CUT}'."
         )
     return result, j
+
+
+def _tab_rows(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
+    """A comma-separated header over tab-separated rows (MySQL Workbench's `# id, select_type, …`
+    over a grid's rows), read by the batch reader with the header's names parted by tabs."""
+    from analyzer.readers.tsv import parse_tsv
+
+    named = list(lines)
+    named[start] = "\t".join(_names(lines[start]))
+    result, end = parse_tsv(named, numbers, start)
+    if result is not None:
+        result.notices.insert(0, f"Read the comma-separated header on line {numbers[start]} over tab-separated rows.")
+    return result, end
 
 
 def _names(line: str) -> list[str]:

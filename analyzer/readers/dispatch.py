@@ -375,6 +375,10 @@ def result_sets(
             result, end, statement = parse_markup(lines, numbers, i, margins or [0] * len(lines))
             if result is not None and statement:
                 result.query = statement_query(statement)
+        elif head not in "+|" and _starts_grid(lines, i):
+            from analyzer.readers.grid import parse_grid
+
+            result, end = parse_grid(lines, numbers, i)
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins, wrapped)
         elif "*****" in line and _starts_vertical(line):
@@ -401,6 +405,19 @@ def _starts_markup(lines: list[str], i: int) -> bool:
     from analyzer.readers.markup import starts_cell_column, starts_markup
 
     return starts_markup(lines[i]) or starts_cell_column(lines, i)
+
+
+def _starts_grid(lines: list[str], i: int) -> bool:
+    """Whether a grid without an outer border (`readers.grid`) opens on line `i`: the next line
+    starts with a dash and holds a `+`, a look taken before the grid reader is imported."""
+    if i + 1 >= len(lines) or "|" not in lines[i]:
+        return False
+    rule = lines[i + 1].lstrip()
+    if rule[:1] != "-" or "+" not in rule:
+        return False
+    from analyzer.readers.grid import starts_grid
+
+    return starts_grid(lines, i)
 
 
 def _starts_vertical(line: str) -> bool:

@@ -147,9 +147,12 @@ def parse_tsv(
 def _read_header(lines: list[str], numbers: list[int], start: int, terminal_width: int | None) -> _Batch:
     """The batch whose header starts at `lines[start]`, with any pieces wrapped off the header."""
     expanded = "\t" not in lines[start]
-    if expanded and not terminal_width:
-        terminal_width = _shared_width(lines, start)
-    header, end, mailed = _unwrap_header(lines, start, terminal_width) if expanded else (lines[start], start + 1, False)
+    if not terminal_width:
+        terminal_width = _shared_width(lines, start) if expanded else _wrap_width(lines, start)
+    if expanded:
+        header, end, mailed = _unwrap_header(lines, start, terminal_width)
+    else:
+        header, end, mailed = *_unwrap_tabbed_header(lines, start, terminal_width), False
     # A rejoined header passed `_header_names`, which found its tab stops.
     tab = (_tab_size(header) or TAB_SIZES[0]) if expanded else 8
     names, renamed = _known_names(_header_names(header) or [])
@@ -193,6 +196,20 @@ def _unwrap_header(lines: list[str], start: int, terminal_width: int | None) -> 
         header = joined
         j += 1
     return header, j, mailed
+
+
+def _unwrap_tabbed_header(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int]:
+    """A tab-separated header with the pieces a terminal cut off it at its width (joined as they
+    are: the cut inserted nothing); returns it and the index of the line after it."""
+    header = lines[start]
+    j = start + 1
+    while j < len(lines) and lines[j].strip() and _cut_by_terminal(lines[j - 1], terminal_width):
+        joined = header + lines[j]
+        if not _joined_header(_header_names(joined)) or _starts_row(lines[j]):
+            break
+        header = joined
+        j += 1
+    return header, j
 
 
 def _read_rows(batch: _Batch, j: int) -> int:
@@ -255,6 +272,8 @@ def _read_row(batch: _Batch, j: int) -> int:
         fields = line.split("\t")
         # Spaces after the last field: a console copy padded the line to its width.
         fields[-1] = fields[-1].rstrip(" ")
+        if len(fields) == batch.count + 1 and not fields[-1] and not batch.padded:
+            fields.pop()  # a tab after the last field (a grid's copy ends each row with one)
     batch.wrapped += last - j
     batch.raw.append((line, batch.numbers[j], fields))
     return last + 1
@@ -578,6 +597,25 @@ def _shared_width(lines: list[str], start: int) -> int | None:
     return widest if widths.count(widest) > 1 and widest >= 40 else None
 
 
+def _wrap_width(lines: list[str], start: int) -> int | None:
+    """The width a terminal wrapped tab-separated lines at, from the block from `start` to the
+    next blank line or result set: the widest line (tabs up to 8-column stops, as a terminal shows
+    them), when two or more lines that are that wide go on on the next line (which starts no row)."""
+    end = min(len(lines), start + 10_000)
+    k = start + 2  # (the line after the header may be a piece of it)
+    while k < end and lines[k].strip() and not starts_tsv(lines[k]):
+        k += 1
+    widths = [_shown_width(line) for line in lines[start:k]]
+    widest = max(widths)
+    if widest < 40:
+        return None
+    pieces = range(start + 1, k)
+    wrapped = [at for at in pieces if widths[at - 1 - start] == widest and not _starts_row(lines[at])]
+    return widest if len(wrapped) > 1 else None
+    widest = max(widths)
+    return widest if widths.count(widest) > 1 and widest >= 40 else None
+
+
 def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bool:
     """True when `lines[index]` looks like a batch row of this header (tabs expanded or not)."""
     if index >= len(lines) or not lines[index].strip() or starts_tsv(lines[index]):
@@ -588,7 +626,8 @@ def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bo
 
 
 def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
-    cut_at = width(line.expandtabs(8))
+    """True when `line` (tabs up to 8-column stops) ends at the terminal's width, or a usual one."""
+    cut_at = _shown_width(line)
     return cut_at == terminal_width or cut_at in USUAL_TERMINAL_WIDTHS
 
 

@@ -70,6 +70,14 @@ _PROMPT_RE = lazy_regex(
     r"(?: ?\[[^\]\n]{0,200}\])?(?: ?\([^)\n]{0,200}\))?> ?"
     r"|MySQL\s[^>\n]{0,200}\s(?:SQL|JS|Py) ?> ?)"  # MySQL Shell
 )
+# A prompt printed after the last line of output that had no final newline: a shell's
+# (`user@host:~/dir$`, `[root@db ~]#`, `PS C:\>`) or the client's, at the end of the line.
+_GLUED_PROMPT_RE = lazy_regex(
+    r"(?:(?P<user>[\w.-]{1,64})@[\w.-]{1,255}:[^\s$#]{0,200}[$#]|\[[\w.-]{1,64}@[\w.-]{1,255}(?: [^\]\n]{0,200})?\][$#]"
+    r"|PS [A-Za-z]:\\[^>\n]{0,200}>|(?:mysql|mariadb|MariaDB|MySQL)(?: ?\[[^\]\n]{0,200}\])?>) ?$"
+)
+# A bare shell prompt (`$`, `#`, `%`) after a space, glued to a tab-separated line.
+_BARE_PROMPT_RE = lazy_regex(r"(?<=\s)[$#%] ?$")
 _CONTINUATION_RE = lazy_regex(r"^\s*(?:->|'>|\">|`>|/\*>) ?")
 _EXPLAIN_RE = lazy_regex(
     r"^\s*(?:EXPLAIN|DESCRIBE|DESC|ANALYZE)\b(?:\s+(?:EXTENDED|PARTITIONS|ANALYZE|FORMAT\s*=\s*\w+))*\s*",
@@ -176,6 +184,7 @@ def clean(text: str) -> Cleaned:
     result.terminal_width = terminal_width(lines, margins)
     _take_prompts(result)
     _take_footers(result)
+    _take_glued_prompt(result)
     return result
 
 
@@ -550,6 +559,33 @@ def _take_prompts(result: Cleaned) -> None:
             f"Removed {plural(len(bare_lines), 'line')} of EXPLAIN statements typed without a prompt "
             f"({describe_lines(bare_lines)})."
         )
+
+
+def _take_glued_prompt(result: Cleaned) -> None:
+    """Take off the prompt a shell or the client printed at the end of the paste's last line,
+    where the output had no final newline. A user name glued to a `NULL` the client printed
+    starts after it."""
+    lines = result.lines
+    last = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), None)
+    if last is None:
+        return
+    line = lines[last].rstrip()
+    tail = line[-600:]  # (a prompt is shorter: the search stays short on a long line)
+    match = _GLUED_PROMPT_RE.search(tail) or (_BARE_PROMPT_RE.search(tail) if "\t" in line else None)
+    if match is None:
+        return
+    at = len(line) - len(tail) + match.start()
+    user = match.groupdict().get("user")
+    if user and user.startswith("NULL") and len(user) > 4:
+        at += 4
+    kept = line[:at].rstrip()
+    if not kept.strip():
+        return  # a prompt alone on its line
+    lines[last] = kept
+    result.notices.append(
+        f"Removed the prompt '{line[at:].strip()}' glued to the end of line {result.numbers[last]} "
+        "(the output had no final newline)."
+    )
 
 
 def _typed_statement(lines: list[str], start: int, prompt: re.Match[str] | None) -> tuple[list[tuple[str, str]], int]:

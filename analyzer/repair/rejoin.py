@@ -6,13 +6,14 @@ every line break inside it is damage.
 
 from __future__ import annotations
 
-from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 
 
 def rejoin(pieces: list[str], margins: list[int]) -> tuple[str, int | None]:
     """The line the `pieces` came from, and the terminal width when a terminal cut it (None
     when a mail client wrapped it). `margins[k]` is the width of the quoting taken off piece k
-    after the wrap: the terminal counted it.
+    after the wrap: the terminal counted it. A tab counts up to the next 8-column stop, as a
+    terminal shows it (every piece starts at the terminal's first column).
 
     A terminal cut the pieces at its width (all but the last are that wide, or lost trailing
     spaces): they join as they are, padded back to that width. A mail client broke them at a
@@ -20,7 +21,7 @@ def rejoin(pieces: list[str], margins: list[int]) -> tuple[str, int | None]:
     """
     if len(pieces) < 2:
         return "".join(pieces), None
-    cut = [width(piece) + margins[k] for k, piece in enumerate(pieces[:-1])]
+    cut = [_shown_width(piece) + margins[k] for k, piece in enumerate(pieces[:-1])]
     widest = max(cut)
     at_edge = cut.count(widest)
     # A mail client fills a line with whole words and breaks at a space; a terminal cuts at its
@@ -43,6 +44,10 @@ def rejoin(pieces: list[str], margins: list[int]) -> tuple[str, int | None]:
             out.append(" ")
         out.append(piece)
     return "".join(out), widest if terminal else None
+
+
+def _shown_width(piece: str) -> int:
+    return width(expand_tabs(piece)) if "\t" in piece else width(piece)
 
 
 def describe(count: int, terminal_width: int | None) -> str:
