@@ -57,7 +57,9 @@ _DASHED_BORDER_RE = lazy_regex(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2
 _COMPACT_RULE_RE = lazy_regex(r"^\s*\|(?::?-+:?\|){3,}\s*$")
 _DOUBLE_RULE_RE = lazy_regex(r"^\s*\+=[=+]*\+\s*$")
 # What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
-_TREE_TEXT_RE = lazy_regex(r"->|^\s*[-+|│║*]")
+_TREE_TEXT_RE = lazy_regex(r"->|^\s*[-+|│║*\u2022]")
+# A list item: a tree plan may be retyped as a Markdown list, its bullets standing for the arrows.
+_LIST_ITEM_RE = lazy_regex(r"^[ \t]*[-*+\u2022][ \t]+\S", re.MULTILINE)
 _JSON_TEXT_RE = lazy_regex(r'^\s*[{}\[\]"+|│║*]|[{}\[\],:]\s*$')
 # The column name the client prints over a plan (batch output: `EXPLAIN` alone on its line).
 _HEADER_RE = lazy_regex(r"^\s*(?:(?:SHOW\s+)?EXPLAIN|ANALYZE)?\s*$", re.IGNORECASE)
@@ -440,17 +442,17 @@ def _starts_csv(line: str) -> bool:
 
 def _document_plan(cleaned: Cleaned) -> Plan | None:
     """The JSON or tree plan in the paste, if any; each reader is imported only when the text
-    holds what it starts with (`{`, `->`)."""
+    holds what it starts with (`{`, `->` or a list item)."""
     if "{" in cleaned.text:
         from analyzer.readers.json_plan import parse_json
 
         plan = parse_json(cleaned.text, cleaned.margins)
         if plan is not None:
             return plan
-    if "->" in cleaned.text:
+    if "->" in cleaned.text or _LIST_ITEM_RE.search(cleaned.text):
         from analyzer.readers.tree_plan import parse_tree
 
-        return parse_tree(cleaned.text)
+        return parse_tree(cleaned.text, cleaned.numbers)
     return None
 
 

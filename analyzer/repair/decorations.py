@@ -78,6 +78,9 @@ _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
 SAMPLE = 200
 # A comment marker or list bullet at the start of a line, then one space (or the line's end).
 _GUTTER_RE = lazy_regex(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
+_LIST_BULLETS = ("*", "-", "\u2022")
+# The figures a MySQL tree plan's line ends with (what a list of its lines shows).
+_TREE_FIGURES_RE = lazy_regex(r"\((?:cost=|actual time=|actual rows=|never executed\)|rows=\d)[^()]*\)\s*$")
 # A vertical record flattened onto one line: its marker, its labels in the client's order, its footer.
 # Tried from the first `*` of a run only, not again from each `*` of a long run.
 _FLAT_MARKER_RE = lazy_regex(r"((?<!\*)\*{5,} ?\d+\. row ?\*{5,})")
@@ -450,12 +453,23 @@ def _strip_gutter(lines: list[str], filled: list[int], margins: list[int], notic
     marked = [(i, m) for i, m in found if m.group(2) == marker]
     if len(marked) < 3 or len(filled) - len(marked) > max(2, 0.2 * len(filled)):
         return lines  # unmarked lines beyond a comment's `/*`, `*/` and a line of chat: no gutter
+    if marker in _LIST_BULLETS and _tree_list(lines, marked):
+        return lines  # a tree plan written as a list: its bullets are its arrows, the tree reader reads them
     out = list(lines)
     for i, match in marked:
         out[i] = lines[i][match.end() :]
         margins[i] += match.end()
     notices.append(f"Removed the '{marker}' before {plural(len(marked), 'line')} (a code comment or a list).")
     return out
+
+
+def _tree_list(lines: list[str], marked: list[tuple[int, re.Match[str]]]) -> bool:
+    """Whether list items are the lines of a MySQL tree plan retyped as a list (`- Table scan on t
+    (cost=…)`): some end with its figures, and no arrow follows a bullet."""
+    rests = [lines[i][match.end() :] for i, match in marked]
+    if any(rest.lstrip().startswith("->") for rest in rests):
+        return False
+    return any(_TREE_FIGURES_RE.search(rest) for rest in rests)
 
 
 def _strip_log_prefixes(lines: list[str], filled: list[int], margins: list[int], notices: list[str]) -> list[str]:
