@@ -33,7 +33,7 @@ def check_region(plan: Plan, text: str) -> None:
         after = []  # a table ends visibly; what follows it (a heredoc's `...`) is not part of it
     elided = [n for n in inside + after if len(lines[n - 1]) <= 80 and _ELISION.match(lines[n - 1])]
     foreign = [n for n in inside if n not in elided and lines[n - 1].strip()]
-    if elided:
+    if elided and not _said(plan, elided):
         plan.truncated = True
         plan.notices.append(
             f"The paste leaves part of the plan out at {describe_lines(elided)} "

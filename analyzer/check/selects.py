@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from analyzer.lazy import lazy_regex
 from analyzer.model import Plan
-from analyzer.wording import plural
 
 # The tables a server names after selects (MySQL ends a long union's list with `...`).
 _REFERENCE = lazy_regex(r"<(?:derived|subquery|union|intersect|except|unit)(?P<ids>\d+(?:,\d+)*)(?:,?\.\.\.)?>")
@@ -31,7 +30,8 @@ def check_selects(plan: Plan) -> None:
         return
     plan.truncated = True
     named = ", ".join(f"#{n} (named by row {', '.join(map(str, rows))})" for n, rows in sorted(missing.items()))
+    selects = "select" if len(missing) == 1 else "selects"
     plan.notices.append(
-        f"The paste has no row of {plural(len(missing), 'select')} {named}, which the server prints "
-        "with the rows that name it: rows of the plan are missing."
+        f"The paste has no row of {selects} {named}, which the server prints with the rows that "
+        "name it: rows of the plan are missing."
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.model import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 from analyzer.readers.grid import starts_grid
 from analyzer.repair.rejoin import rejoin
 from analyzer.repair.textwidth import expand_tabs

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer import ParseError
-from analyzer.readers.dispatch import parse
+from analyzer.pipeline import parse
 
 JOIN = [
     (0, "Nested loop inner join  (cost=4.5 rows=10)"),
