@@ -383,7 +383,7 @@ def result_sets(
                 result.query = statement_query(statement)
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins, wrapped)
-        elif "*****" in line and _starts_vertical(line):
+        elif ("*****" in line and _starts_vertical(line)) or (":" in line and _starts_labelled(lines, i)):
             from analyzer.readers.vertical import parse_vertical
 
             result, end = parse_vertical(lines, numbers, i, terminal_width)
@@ -413,6 +413,14 @@ def _starts_vertical(line: str) -> bool:
     from analyzer.readers.vertical import starts_vertical
 
     return starts_vertical(line)
+
+
+def _starts_labelled(lines: list[str], i: int) -> bool:
+    """Whether a vertical row without its `*** N. row ***` line starts on line `i`: a run of
+    fields labelled with EXPLAIN's columns."""
+    from analyzer.repair.labels import starts_run
+
+    return starts_run(lines, i)
 
 
 def _starts_tsv(line: str) -> bool:
@@ -574,9 +582,11 @@ def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
 def _starts(lines: list[str]) -> list[int]:
     """Indexes of the lines where a result set could start, found in one search (most lines of a
     big paste cannot): a line holding `|`, `+`, a tab, `<`, `*****`, `select_type` or `Warnings:`,
-    a line of `id` alone, or one with four commas."""
+    a line of `id` alone, one labelled with an EXPLAIN column (`id: 1`), or one with four commas."""
     return matching_lines(
-        lines, r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
+        lines,
+        r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
+        r"|^[^\S\n]*(?i:id|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra):",
     )
 
 

@@ -3,6 +3,10 @@
 Names are right-aligned, so every field of a row has its colon in the same column; a line
 without a colon there continues the previous value (a wrapped long value). A value may be
 empty, and `Extra:` may have lost its trailing space.
+
+A row is also read without its `*** N. row ***` line, by what EXPLAIN prints: a run of fields
+labelled with at least four of its columns (`repair.labels`), however indented or aligned,
+and the next row starts where a label comes again.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from analyzer.lazy import lazy_regex
 from analyzer.model import Row
 from analyzer.readers.cell_shapes import stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
+from analyzer.repair.labels import starts_run
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
@@ -53,7 +58,9 @@ class _Records:
     lines: list[str]
     numbers: list[int]
     records: list[list[_Field]] = field(default_factory=list)
-    record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker
+    record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker or first field
+    names: set[str] = field(default_factory=set)  # the EXPLAIN columns the current record has
+    unmarked: list[int] = field(default_factory=list)  # the first lines of the records without a marker
     widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
     cut_width: int | None = None  # lines were cut at this width, as a star line shows
     cut_by_value: bool = False  # the cut width is shown by a value stopping inside, not by a star line
@@ -113,7 +120,7 @@ def _read_records(scan: _Records, j: int) -> int:
         elif not line.strip():
             resume = _after_blank(scan, j)
         else:
-            resume = j + 1 if _read_field(scan, line) else None
+            resume = j + 1 if _read_field(scan, j, line) else None
         if resume is None:
             break
         j = resume
@@ -133,11 +140,9 @@ def _read_marker(scan: _Records, j: int, line: str, marker: re.Match[str]) -> in
     if scan.records and marker.group(2) == "1":
         return None
     scan.last_number = marker.group(2)
-    scan.records.append([])
-    scan.record_lines.append(scan.numbers[j])
+    _start_record(scan, j)
     marker_width = screen_width(line)
     scan.widths[marker_width] = scan.widths.get(marker_width, 0) + 1
-    scan.colon = None
     j += 1
     if j < len(scan.lines) and scan.lines[j].strip() and not scan.lines[j].strip().strip("*"):
         scan.wrapped_markers += 1
@@ -157,6 +162,8 @@ def _after_blank(scan: _Records, j: int) -> int | None:
         k += 1
     if k < len(lines) and (marker := row_marker(lines[k])) is not None and marker.group(2) != "1":
         return k
+    if k < len(lines) and scan.records and ":" in lines[k] and starts_run(lines, k):
+        return k  # the next row, without its marker
     resume = _resume_after_remark(lines, k, scan.colon) if scan.records and scan.records[-1] else None
     if resume is not None:
         # A reply's comment typed inside a record: the record goes on after it.
@@ -169,19 +176,36 @@ def _after_blank(scan: _Records, j: int) -> int | None:
     return resume
 
 
-def _read_field(scan: _Records, line: str) -> bool:
-    """Add `line` to the current record, as a field or the rest of the last value; False when it is neither."""
+def _start_record(scan: _Records, j: int) -> None:
+    """Start a record at `lines[j]` (its marker, or its first field)."""
+    scan.records.append([])
+    scan.record_lines.append(scan.numbers[j])
+    scan.names = set()
+    scan.colon = None
+
+
+def _read_field(scan: _Records, j: int, line: str) -> bool:
+    """Add `lines[j]` (`line`) to the current record, as a field or the rest of the last value;
+    False when it is neither. An EXPLAIN column the record already has starts the next record."""
     line_width = screen_width(line)
     scan.widths[line_width] = scan.widths.get(line_width, 0) + 1
     match = _FIELD_RE.match(line)
-    # A field has its colon where the others have it, or (spaces collapsed) a known name.
+    name = match.group(2).lower() if match else ""
+    if name in EXPLAIN_COLUMNS and (not scan.records or name in scan.names):
+        _start_record(scan, j)
+        scan.unmarked.append(scan.numbers[j])
+    if not scan.records:
+        return False
+    # A field has its colon where the others have it, or (spaces collapsed, or not aligned) a known name.
     if match and (
         scan.colon is None
         or len(match.group(1)) + len(match.group(2)) == scan.colon
-        or match.group(2).lower() in EXPLAIN_COLUMNS
-        or match.group(2).lower() in WARNING_COLUMNS
+        or name in EXPLAIN_COLUMNS
+        or name in WARNING_COLUMNS
     ):
         scan.colon = len(match.group(1)) + len(match.group(2))
+        if name in EXPLAIN_COLUMNS:
+            scan.names.add(name)
         scan.records[-1].append(_Field(match.group(2), match.group(3) or "", line_width, []))
     elif scan.records[-1] and _may_wrap(scan.records[-1][-1], line):
         scan.records[-1][-1].pieces.append(line)
@@ -263,6 +287,11 @@ def _report_repairs(scan: _Records, joined: int) -> None:
         scan.notices.append(f"Turned tabs back into spaces in {plural(scan.tabbed, 'line')} of the vertical output.")
     if joined:
         scan.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
+    if scan.unmarked:
+        scan.notices.append(
+            f"Read {plural(len(scan.unmarked), 'row')} of the vertical output that had no '{ROW_MARK}' line "
+            f"(starting on {describe_lines(scan.unmarked)}), by the labels of EXPLAIN's columns."
+        )
 
 
 def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing: list[int]) -> None:
