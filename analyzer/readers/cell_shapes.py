@@ -234,3 +234,9 @@ def stops_inside(column: str, value: str) -> bool:
     if item in _EXTRA_ITEMS or _EXTRA_PATTERNS.fullmatch(item):
         return False
     return any(start.startswith(item) and start != item for start in _KNOWN_STARTS)
+
+
+def known_extra(value: str) -> bool:
+    """True when every `;`-separated item of an Extra value is one the servers print."""
+    items = [item.strip().casefold() for item in value.split(";")]
+    return all(item in _EXTRA_ITEMS or _EXTRA_PATTERNS.fullmatch(item) for item in items)

@@ -6,7 +6,8 @@ empty, and `Extra:` may have lost its trailing space.
 
 A row is also read without its `*** N. row ***` line, by what EXPLAIN prints: a run of fields
 labelled with at least four of its columns (`repair.labels`), however indented or aligned,
-and the next row starts where a label comes again.
+and the next row starts where a label comes again. A comment typed after a value (`-- `, `#`,
+`//`) is left out where the column's values cannot hold it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Row
-from analyzer.readers.cell_shapes import stops_inside
+from analyzer.readers.cell_shapes import known_extra, stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
 from analyzer.repair.labels import starts_run
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
@@ -29,6 +30,11 @@ ROW_MARK = "*** N. row ***"
 # No terminal or mail client wraps lines narrower than this.
 _NARROWEST_WRAP = 40
 _FIELD_RE = lazy_regex(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+# A comment typed after a value: `-- ` (or `--` ending the line), `#` or `//`, after a space.
+_COMMENT_RE = lazy_regex(r" (?:--(?: |$)|#|//)")
+# The columns whose values never hold a space followed by a comment's marker: numbers, words,
+# names and lists of names (Extra is told by its items, `_without_comment`).
+_NO_COMMENT_INSIDE = EXPLAIN_COLUMNS - {"extra"}
 
 
 def row_marker(line: str) -> re.Match[str] | None:
@@ -49,6 +55,7 @@ class _Field:
     text: str
     width: int  # screen width of its line
     pieces: list[str]  # the lines its value was wrapped onto
+    commented: bool = False  # a comment followed the value: the value does not end with its line
 
 
 @dataclass(slots=True)
@@ -61,6 +68,7 @@ class _Records:
     record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker or first field
     names: set[str] = field(default_factory=set)  # the EXPLAIN columns the current record has
     unmarked: list[int] = field(default_factory=list)  # the first lines of the records without a marker
+    commented: list[int] = field(default_factory=list)  # the lines whose value a comment followed
     widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
     cut_width: int | None = None  # lines were cut at this width, as a star line shows
     cut_by_value: bool = False  # the cut width is shown by a value stopping inside, not by a star line
@@ -206,12 +214,30 @@ def _read_field(scan: _Records, j: int, line: str) -> bool:
         scan.colon = len(match.group(1)) + len(match.group(2))
         if name in EXPLAIN_COLUMNS:
             scan.names.add(name)
-        scan.records[-1].append(_Field(match.group(2), match.group(3) or "", line_width, []))
+        text = match.group(3) or ""
+        kept = _without_comment(name, text)
+        if kept is not None:
+            scan.commented.append(scan.numbers[j])
+        item = _Field(match.group(2), text if kept is None else kept, line_width, [], kept is not None)
+        scan.records[-1].append(item)
     elif scan.records[-1] and _may_wrap(scan.records[-1][-1], line):
         scan.records[-1][-1].pieces.append(line)
     else:
         return False
     return True
+
+
+def _without_comment(name: str, text: str) -> str | None:
+    """The value `text` of the column `name` without the comment typed after it, or None when
+    none is there: a comment's marker after a space, where the column's values cannot hold it
+    (for Extra, when every item before it is one the servers print)."""
+    match = _COMMENT_RE.search(text) if name in EXPLAIN_COLUMNS else None
+    if match is None:
+        return None
+    kept = text[: match.start()].rstrip(" ")
+    if not kept or (name not in _NO_COMMENT_INSIDE and not known_extra(kept)):
+        return None
+    return kept
 
 
 def _may_wrap(item: _Field, line: str) -> bool:
@@ -232,7 +258,9 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
     ends: list[tuple[int, _Field, int]] = []  # each value's record, and the width of its last line
     for index, record in enumerate(scan.records):
         for item in record:
-            ends.append((index, item, width(item.pieces[-1]) if item.pieces else item.width))
+            # (A value followed by a comment does not end where its line does.)
+            last_width = -1 if item.commented else width(item.pieces[-1]) if item.pieces else item.width
+            ends.append((index, item, last_width))
             if item.pieces:
                 joined += len(item.pieces)
                 item.text = _unwrap(item.text, item.width, item.pieces, terminal)
@@ -291,6 +319,12 @@ def _report_repairs(scan: _Records, joined: int) -> None:
         scan.notices.append(
             f"Read {plural(len(scan.unmarked), 'row')} of the vertical output that had no '{ROW_MARK}' line "
             f"(starting on {describe_lines(scan.unmarked)}), by the labels of EXPLAIN's columns."
+        )
+    if scan.commented:
+        several = len(scan.commented) > 1
+        scan.notices.append(
+            f"Removed the comment{'s' if several else ''} typed after the value{'s' if several else ''} of "
+            f"{plural(len(scan.commented), 'cell')} of the vertical output ({describe_lines(scan.commented)})."
         )
 
 

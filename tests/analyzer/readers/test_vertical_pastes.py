@@ -167,3 +167,99 @@ def test_text_with_a_few_labels_is_no_plan(text):
     with pytest.raises(ParseError) as error:
         parse(text)
     assert "empty" not in str(error.value)
+
+
+# Comments typed after values.
+
+COMMENTED = {
+    "type": "ref   -- accès indexé par égalité",
+    "key": "idx_customer  // the index",
+    "rows": "120  # estimated",
+    "Extra": "Using where   -- filtered after reading",
+}
+
+
+def _commented(marked: bool, indent: int, comments: dict[str, str]) -> str:
+    row = [comments.get(name, cell) for name, cell in zip(COLUMNS, ROWS[0], strict=True)]
+    lines = ([_marker(1, indent)] if marked else []) + _fields(row, "right", indent) + _fields(ROWS[1], "right", indent)
+    if marked:
+        lines.insert(len(COLUMNS) + 1, _marker(2, indent))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("marked", [True, False], ids=["marked", "unmarked"])
+@pytest.mark.parametrize("indent", [0, 4])
+def test_comments_after_values_are_removed(marked, indent):
+    plan = parse(_commented(marked, indent, COMMENTED))
+    assert plan.rows == _read(ROWS[:2])
+    assert not plan.truncated
+    first = 2 if marked else 1
+    lines = ", ".join(str(first + COLUMNS.index(name)) for name in ("type", "key", "rows"))
+    expected = f"of 4 cells of the vertical output (lines {lines} and {first + COLUMNS.index('Extra')})"
+    assert any(expected in notice for notice in plan.notices), plan.notices
+
+
+@pytest.mark.parametrize(
+    ("name", "cell"),
+    [
+        ("id", "1 # first select"),
+        ("select_type", "SIMPLE -- no subquery"),
+        ("possible_keys", "idx_customer,idx_status // two"),
+        ("ref", "const  -- the literal"),
+        ("filtered", "10.00 # %"),
+        ("Extra", "Using where; Using join buffer (hash join) // BNL before 8.0.20"),
+        ("Extra", "Range checked for each record (index map: 0x1) -- no good index"),
+    ],
+)
+def test_one_comment_removed(name, cell):
+    plan = parse(_commented(True, 0, {name: cell}))
+    expected = cell.split(" #")[0].split(" --")[0].split(" //")[0].rstrip()
+    assert plan.rows[0][name.lower()] == expected
+    assert any("Removed the comment typed after the value of 1 cell" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize(
+    ("name", "cell"),
+    [
+        # No marker after a space, or none at all: the value is as printed.
+        ("ref", "func"),
+        ("key", "#hash#$hj"),
+        ("key_len", "--"),
+        ("Extra", "Using where--checked"),
+        ("Extra", "Using where; Using index"),
+        # An Extra item no server prints: the text after it may be part of it.
+        ("Extra", "Using where with pushed condition (`t`.`a` = '# 1')"),
+        ("Extra", "Table function: json_table # x"),
+    ],
+)
+def test_values_without_a_comment_are_kept(name, cell):
+    plan = parse(_commented(True, 0, {name: cell}))
+    assert plan.rows[0][name.lower()] == cell
+    assert not any("comment" in notice for notice in plan.notices), plan.notices
+
+
+def test_a_comment_in_a_warning_message_is_kept():
+    text = _commented(True, 0, {}) + (
+        "*************************** 1. row ***************************\n"
+        "  Level: Note\n"
+        "   Code: 1003\n"
+        "Message: /* select#1 */ select 1 AS `a` -- b # c\n"
+    )
+    plan = parse(text)
+    assert plan.warnings == ["/* select#1 */ select 1 AS `a` -- b # c"]
+    assert not any("comment" in notice for notice in plan.notices), plan.notices
+
+
+def test_a_value_followed_by_a_comment_is_not_cut_with_its_line():
+    # Lines cut at one width (row 2's Extra stops inside an item): the values followed by a
+    # comment end before it, whole.
+    keys = "idx_customer,idx_status  # both are (indexed by the customer"
+    extra = "Using where  -- (filtered after reading the rows of the index"[: len(keys)]
+    text = _commented(True, 0, {"Extra": extra, "possible_keys": keys})
+    cut = "Using index condition; Using where; Using temporary; Using filesort"[: len(keys)]
+    text = text.replace("        Extra: NULL", f"        Extra: {cut}")
+    assert len({len(line) for line in text.splitlines() if " -- " in line or " # " in line or cut in line}) == 1
+    plan = parse(text)
+    assert plan.truncated
+    assert plan.rows[0] == _read(ROWS[:1])[0]
+    assert plan.rows[1]["extra"] == cut + "…"
