@@ -17,7 +17,7 @@ import re
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Row
-from analyzer.readers.cell_shapes import known_extra, stops_inside
+from analyzer.readers.cell_shapes import ends_inside_name, known_extra, may_go_on, stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
 from analyzer.repair.labels import starts_run
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
@@ -55,6 +55,7 @@ class _Field:
     text: str
     width: int  # screen width of its line
     pieces: list[str]  # the lines its value was wrapped onto
+    line: int  # the number of its line
     commented: bool = False  # a comment followed the value: the value does not end with its line
 
 
@@ -68,10 +69,11 @@ class _Records:
     record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker or first field
     names: set[str] = field(default_factory=set)  # the EXPLAIN columns the current record has
     unmarked: list[int] = field(default_factory=list)  # the first lines of the records without a marker
+    cut_lines: list[int] = field(default_factory=list)  # the lines of the values cut at the cut width
     commented: list[int] = field(default_factory=list)  # the lines whose value a comment followed
     widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
     cut_width: int | None = None  # lines were cut at this width, as a star line shows
-    cut_by_value: bool = False  # the cut width is shown by a value stopping inside, not by a star line
+    cut_by: str | None = None  # what shows the cut width when no star line does
     cut_marker: int | None = None  # line of a row marker the paste stops inside
     notices: list[str] = field(default_factory=list)
     tabbed: int = 0
@@ -218,7 +220,7 @@ def _read_field(scan: _Records, j: int, line: str) -> bool:
         kept = _without_comment(name, text)
         if kept is not None:
             scan.commented.append(scan.numbers[j])
-        item = _Field(match.group(2), text if kept is None else kept, line_width, [], kept is not None)
+        item = _Field(match.group(2), text if kept is None else kept, line_width, [], scan.numbers[j], kept is not None)
         scan.records[-1].append(item)
     elif scan.records[-1] and _may_wrap(scan.records[-1][-1], line):
         scan.records[-1][-1].pieces.append(line)
@@ -264,26 +266,77 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
             if item.pieces:
                 joined += len(item.pieces)
                 item.text = _unwrap(item.text, item.width, item.pieces, terminal)
-    if scan.cut_width is None and len(scan.widths) > 1 and _values_cut(ends, widest):
+    if scan.cut_width is None and len(scan.widths) > 1:
         # (A console pads every line to one width: then no value ends there.)
-        scan.cut_width, scan.cut_by_value = widest, True
+        scan.cut_by = _values_cut(scan.records, ends, widest)
+        scan.cut_width = widest if scan.cut_by else None
     cut_rows: list[int] = []
     for index, item, last_width in ends:
-        if scan.cut_width and last_width >= scan.cut_width:
+        if scan.cut_width and _reaches(item, last_width, scan.cut_width):
             item.text = item.text.rstrip(" ") + CUT
+            scan.cut_lines.append(item.line)
             if not cut_rows or cut_rows[-1] != index:
                 cut_rows.append(index)
     return joined, cut_rows
 
 
-def _values_cut(ends: list[tuple[int, _Field, int]], widest: int) -> bool:
-    """True when a value whose line ends at the widest width visibly stops there: inside an Extra
-    item or a parenthesis, or after a space (no value ends with one)."""
-    return any(
-        stops_inside(item.name.lower(), item.text) or (item.text.endswith(" ") and item.text.strip() != "")
-        for _, item, last_width in ends
-        if last_width == widest
+def _reaches(item: _Field, last_width: int, cut_width: int) -> bool:
+    """Whether a value whose last line is `last_width` wide was cut at `cut_width`: its line
+    reaches it, or stops one column short where the cut fell on a space (dropped with the
+    line's trailing blanks) and the value visibly stops inside something."""
+    return last_width >= cut_width or (last_width == cut_width - 1 and stops_inside(item.name.lower(), item.text))
+
+
+def _values_cut(records: list[list[_Field]], ends: list[tuple[int, _Field, int]], widest: int) -> str | None:
+    """What shows that the lines were cut at the widest width, or None: a value that ends there
+    visibly stops inside something or after a space (`_stops_visibly`); a list of index names
+    ends there with the start of a name its row prints in full; or, at a usual terminal width,
+    several values end there and one may go on (an Extra item a longer one starts with,
+    possible_keys without the row's key). Whole values may end at any width, several of them
+    too: only a usual one makes the last of these a sign."""
+    at = [(index, item) for index, item, last_width in ends if last_width == widest]
+    if any(_stops_visibly(item, last_width, widest) for _, item, last_width in ends):
+        return "a value stops there inside an Extra item, a parenthesis or between two words"
+    if any(
+        item.name.lower() in ("possible_keys", "key") and ends_inside_name(item.text, _index_names(records[index]))
+        for index, item in at
+    ):
+        return "a list of index names stops there inside a name its row prints in full"
+    if (
+        widest in USUAL_TERMINAL_WIDTHS
+        and len({item.text for _, item in at}) > 1
+        and any(_may_go_on(item, records[index]) for index, item in at)
+    ):
+        return "several values end there, a usual terminal width, and one may go on"
+    return None
+
+
+def _stops_visibly(item: _Field, last_width: int, widest: int) -> bool:
+    """Whether a value visibly stops at the widest width: inside an Extra item or a parenthesis,
+    after a separator (also one column short of it, see `_reaches`), or after a space."""
+    if last_width == widest - 1:
+        return _reaches(item, last_width, widest)
+    text = item.text
+    return last_width == widest and (
+        stops_inside(item.name.lower(), text) or (text.endswith(" ") and text.strip() != "")
     )
+
+
+def _index_names(record: list[_Field]) -> set[str]:
+    """The index names a record's key and possible_keys print."""
+    return {name for item in record if item.name.lower() in ("possible_keys", "key") for name in item.text.split(",")}
+
+
+def _may_go_on(item: _Field, record: list[_Field]) -> bool:
+    """Whether a value looks whole but may go on past its line: an Extra item that a longer one
+    starts with, or possible_keys without the key its row uses."""
+    name = item.name.lower()
+    if name == "extra":
+        return may_go_on(item.text)
+    if name != "possible_keys" or item.text == "NULL":
+        return False
+    keys = {part for other in record if other.name.lower() == "key" for part in other.text.split(",")}
+    return bool(keys - {"NULL", ""} - set(item.text.split(",")))
 
 
 def _table(records: list[list[_Field]]) -> tuple[list[str], list[Row], list[int]]:
@@ -334,7 +387,7 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
         result.truncated = True
         result.notices.append(
             f"The vertical output was truncated at {scan.cut_width} columns ({_cut_shown(scan)}): "
-            f"values reaching that width end with '{CUT}' and may be incomplete."
+            f"values reaching that width end with '{CUT}' and may be incomplete ({_rows_and_lines(cut_rows, scan.cut_lines)})."
         )
     elif scan.cut_width:
         result.truncated = True
@@ -351,11 +404,16 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
         )
 
 
+def _rows_and_lines(rows: list[int], lines: list[int]) -> str:
+    """`row 2, line 9` or `rows 1 and 2, lines 7, 9 and 20`: the rows (indexes) and lines named."""
+    numbers = [index + 1 for index in rows]
+    shown = describe_lines(numbers).replace("line", "row", 1)
+    return f"{shown}, {describe_lines(lines)}"
+
+
 def _cut_shown(scan: _Records) -> str:
     """What shows that the lines were cut at `scan.cut_width`."""
-    if scan.cut_by_value:
-        return "a value stops there inside an Extra item, a parenthesis or between two words"
-    return f"the '{ROW_MARK}' lines are cut short"
+    return scan.cut_by or f"the '{ROW_MARK}' lines are cut short"
 
 
 def _resume_after_remark(lines: list[str], k: int, colon: int | None) -> int | None:

@@ -263,3 +263,116 @@ def test_a_value_followed_by_a_comment_is_not_cut_with_its_line():
     assert plan.truncated
     assert plan.rows[0] == _read(ROWS[:1])[0]
     assert plan.rows[1]["extra"] == cut + "…"
+
+
+# Lines cut at a width by a pager or a terminal (`less -S`).
+
+LONG = [
+    [
+        "1", "SIMPLE", "orders", "range",
+        "idx_customer_created,idx_status_created,idx_created_at,idx_customer_status_created_at_and_more",
+        "idx_customer_status_created_at_and_more", "12", "NULL", "48213", "33.33",
+        "Using index condition; Using where; Using temporary; Using filesort; Backward index scan",
+    ],
+    [
+        "1", "SIMPLE", "customers", "eq_ref",
+        "PRIMARY,idx_country_segment_created_at_long_name_here,idx_email_address_unique_name_long",
+        "PRIMARY", "4", "shop.orders.customer_id", "1", "100.00",
+        "Using where; Using join buffer (hash join); Not exists; Using index for group-by (scanning)",
+    ],
+]  # fmt: skip
+
+
+def _cut(rows: list[list[str]], width: int, marked: bool = True, indent: int = 0) -> str:
+    """`\\G` output of `rows` with every line cut at `width` columns, trailing blanks dropped."""
+    lines: list[str] = []
+    for number, row in enumerate(rows, 1):
+        lines += ([_marker(number, indent)] if marked else []) + _fields(row, "right", indent)
+    return "\n".join(line[:width].rstrip() for line in lines) + "\n"
+
+
+@pytest.mark.parametrize("width", [80, 86, 90, 97, 100, 104])
+@pytest.mark.parametrize("marked", [True, False], ids=["marked", "unmarked"])
+def test_lines_cut_at_a_width_are_flagged_naming_rows_and_lines(width, marked):
+    plan = parse(_cut(LONG, width, marked))
+    assert plan.truncated
+    notice = next(n for n in plan.notices if "truncated at" in n)
+    assert f"truncated at {width} columns" in notice
+    assert "rows 1 and 2, lines " in notice
+    assert any(cell.endswith("…") for row in plan.rows for cell in (row["extra"], row["possible_keys"]))
+
+
+def _ending_at(width: int, head: str, tail: str, filler: str) -> str:
+    """`head`, then `filler` repeated and cut, then `tail`: a value whose line (after the client's
+    15 columns of `name: `) is `width` columns wide."""
+    middle = width - 15 - len(head) - len(tail)
+    return head + (filler * 40)[:middle] + tail
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_a_cut_on_a_space_one_column_short_is_flagged(width):
+    # The cut falls on the space after `Using where;`: the line ends one column short of the
+    # width, which another value's line reaches.
+    row = [*ROWS[0]]
+    row[10] = _ending_at(width - 1, "Using union(", "); Using where;", "idx_a,") + " Using index condition; Using MRR"
+    row[4] = _ending_at(width + 5, "idx_a,", "", "idx_customer_")
+    text = _cut([row, ROWS[1]], width)
+    assert next(line for line in text.splitlines() if "Extra" in line).endswith("; Using where;")
+    assert sum(len(line) == width - 1 for line in text.splitlines()) == 1
+    plan = parse(text)
+    assert plan.truncated
+    assert plan.rows[0]["extra"].endswith("Using where;…")
+
+
+@pytest.mark.parametrize("width", [95, 100, 111])
+def test_possible_keys_cut_inside_the_key_it_names(width):
+    # The key's name, printed in full on its own line, is cut short at the end of possible_keys.
+    row = [*ROWS[0]]
+    row[5] = "idx_" + "customer_" * (width // 9 - 4)
+    row[4] = _ending_at(width + 20, "", "," + row[5], "idx_country,")
+    text = _cut([row], width)
+    assert row[5] in text
+    plan = parse(text)
+    assert plan.truncated
+    assert "inside a name its row prints in full" in " ".join(plan.notices)
+    assert plan.rows[0]["possible_keys"].endswith("…") and plan.rows[0]["key"] == row[5]
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 132, 160])
+def test_several_values_at_a_usual_width_one_of_which_may_go_on(width):
+    # `Using index` may be the start of `Using index condition`; possible_keys lacks the key.
+    first, second = [*ROWS[0]], [*ROWS[1]]
+    first[10] = _ending_at(width, "Using where; ", "; Using index", "Using MRR; ")
+    second[4] = _ending_at(width, "PRIMARY,", "", "idx_email,")
+    second[5] = "idx_country"
+    text = _cut([first, second], width)
+    assert sum(len(line) == width for line in text.splitlines()) == 2
+    plan = parse(text)
+    assert plan.truncated
+    assert "several values end there, a usual terminal width" in " ".join(plan.notices)
+
+
+@pytest.mark.parametrize("width", [80, 100, 97])
+@pytest.mark.parametrize("marked", [True, False], ids=["marked", "unmarked"])
+def test_whole_values_ending_at_one_width_are_not_flagged(width, marked):
+    # The longest lines of a complete plan happen to end at one width: their values are whole.
+    first, second = [*ROWS[0]], [*ROWS[1]]
+    first[10] = _ending_at(width, "Using where; ", "; Using filesort", "Using MRR; ")
+    second[4] = _ending_at(width, "PRIMARY,idx_country,", "", "idx_email,")
+    second[5] = "idx_country"
+    text = _cut([first, second], 400, marked)
+    assert sum(len(line) == width for line in text.splitlines()) == 2
+    plan = parse(text)
+    assert not plan.truncated, plan.notices
+    assert plan.rows[0]["extra"] == first[10] and plan.rows[1]["possible_keys"] == second[4]
+
+
+@pytest.mark.parametrize("width", [97, 103])
+def test_a_value_that_may_go_on_at_an_unusual_width_is_not_flagged(width):
+    # `Using index` ends one of the longest lines, but at a width no terminal is usually set to.
+    first, second = [*ROWS[0]], [*ROWS[1]]
+    first[10] = _ending_at(width, "Using where; ", "; Using index", "Using MRR; ")
+    second[4] = _ending_at(width, "PRIMARY,idx_country,", "", "idx_email,")
+    second[5] = "idx_country"
+    plan = parse(_cut([first, second], 400))
+    assert not plan.truncated, plan.notices
