@@ -98,7 +98,7 @@ def parse(text: str, max_bytes: int = DEFAULT_MAX_BYTES, deadline_ms: int | None
 def _parse(text: str) -> Plan:
     cleaned = clean(text)
     if not cleaned.text.strip():
-        raise ParseError(f"The paste is empty: {EXPECTED}.")
+        raise _nothing_left(text, cleaned)
     check_deadline()
     lines, notices = _ascii_lines(cleaned)
     # EXPLAIN rows behind a log's prefix or dumped by a program; the other readers get the rest.
@@ -124,6 +124,35 @@ def _parse(text: str) -> Plan:
         reading = _shaped(reading)
     _check_row_counts(reading.found, cleaned.row_counts, cleaned.numbers)
     return _table_result(reading)
+
+
+# What the cleanup takes out of a paste (`Cleaned.taken`), as a refusal names it.
+_TAKEN = {
+    "prompt": "client prompts with the statements typed there",
+    "statement": "statements typed without a prompt",
+    "status": "client status lines ('N rows in set')",
+    "note": "notes of SHOW WARNINGS",
+    "fence": "code fences",
+    "joined": "cells on lines of their own",
+}
+
+
+def _nothing_left(text: str, cleaned: Cleaned) -> ParseError:
+    """The error for a paste the cleanup left nothing of: empty only when it was, else naming
+    what was recognised and taken out (the lines), or the repairs that left nothing."""
+    if not text.strip():
+        return ParseError(f"The paste is empty: {EXPECTED}.")
+    if cleaned.taken:
+        kinds = list(dict.fromkeys(_TAKEN.get(kind, kind) for *_, kind in cleaned.taken))
+        what = ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else kinds[0]
+        numbers = [n for first, last, _ in cleaned.taken for n in range(first, last + 1)]
+        holds = "an EXPLAIN statement but not its output" if cleaned.query else "no EXPLAIN output"
+        return ParseError(
+            f"Nothing is left to read once the {what} are removed "
+            f"({describe_lines(numbers)}): the paste holds {holds}; {EXPECTED}."
+        )
+    done = "; ".join(notice.rstrip(".") for notice in cleaned.notices) or "only blanks were left"
+    return ParseError(f"Nothing is left to read once the paste is cleaned up ({done}); {EXPECTED}.")
 
 
 @dataclass

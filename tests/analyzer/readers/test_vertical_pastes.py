@@ -376,3 +376,45 @@ def test_a_value_that_may_go_on_at_an_unusual_width_is_not_flagged(width):
     second[5] = "idx_country"
     plan = parse(_cut([first, second], 400))
     assert not plan.truncated, plan.notices
+
+
+# Refusals when nothing is left to read.
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n", "  \t\n   \n"])
+def test_an_empty_paste_is_said_to_be_empty(text):
+    with pytest.raises(ParseError, match="^The paste is empty: "):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("mysql> SHOW TABLES;\n", "client prompts with the statements typed there are removed (line 1)"),
+        (
+            "mysql> EXPLAIN SELECT * FROM t\n    -> WHERE a = 1;\nEmpty set (0.00 sec)\n",
+            "client prompts with the statements typed there and client status lines ('N rows in set') are removed "
+            "(lines 1, 2 and 3): the paste holds an EXPLAIN statement but not its output",
+        ),
+        ("EXPLAIN SELECT * FROM t WHERE a = 1;\n", "statements typed without a prompt are removed (line 1)"),
+        ("```sql\n\n```\n", "code fences are removed (lines 1 and 3): the paste holds no EXPLAIN output"),
+        ("\u200b\u200b\n", "cleaned up (Removed 2 invisible characters"),
+        ("\x1b[0m\n", "cleaned up (Removed 1 terminal colour code"),
+    ],
+    ids=["prompt", "statement-and-status", "bare-statement", "fences", "invisible", "colour"],
+)
+def test_a_paste_the_cleanup_empties_says_what_was_removed(text, said):
+    with pytest.raises(ParseError) as error:
+        parse(text)
+    message = str(error.value)
+    assert message.startswith("Nothing is left to read once the ")
+    assert said in message
+    assert "empty" not in message
+
+
+@pytest.mark.parametrize("indent", [0, 4])
+def test_unmarked_rows_after_an_unterminated_prompt_are_never_called_empty(indent):
+    # The statement used to run on over the fields, and the paste was called empty.
+    text = "mysql> EXPLAIN SELECT * FROM o\n" + _unmarked(ROWS[:1], indent=indent)
+    plan = parse(text)
+    assert plan.rows == _read(ROWS[:1])
