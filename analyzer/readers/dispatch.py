@@ -615,7 +615,7 @@ def _starts(lines: list[str]) -> list[int]:
     return matching_lines(
         lines,
         r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
-        r"|^[^\S\n]*(?i:id|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra):",
+        r"|^[^\S\n]*(?:[-*][^\S\n]+)?(?i:id|select_type|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra):",
     )
 
 

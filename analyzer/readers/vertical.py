@@ -29,7 +29,8 @@ ROW_RE = lazy_regex(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
 # No terminal or mail client wraps lines narrower than this.
 _NARROWEST_WRAP = 40
-_FIELD_RE = lazy_regex(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+# A field line: its indentation (with the `- ` of a YAML or Markdown list item), name and value.
+_FIELD_RE = lazy_regex(r"^( *(?:[-*] +)?)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 # A comment typed after a value: `-- ` (or `--` ending the line), `#` or `//`, after a space.
 _COMMENT_RE = lazy_regex(r" (?:--(?: |$)|#|//)")
 # The columns whose values never hold a space followed by a comment's marker: numbers, words,

@@ -12,8 +12,9 @@ from __future__ import annotations
 from analyzer.lazy import lazy_regex
 from analyzer.model import EXPLAIN_COLUMN_ORDER
 
-# A field line: its indentation, name and value (`name:` alone when the value is empty).
-FIELD_RE = lazy_regex(r"^([ \t]*)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+# A field line: its indentation (with the `- ` of a YAML or Markdown list item), name and value
+# (`name:` alone when the value is empty).
+FIELD_RE = lazy_regex(r"^([ \t]*(?:[-*][ \t]+)?)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
 # The labels that make a run: EXPLAIN's columns.
 LABELS = frozenset(EXPLAIN_COLUMN_ORDER)
 # How many distinct labels, one per line, make a run: fewer could be prose or a config file.

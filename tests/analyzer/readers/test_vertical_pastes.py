@@ -418,3 +418,20 @@ def test_unmarked_rows_after_an_unterminated_prompt_are_never_called_empty(inden
     text = "mysql> EXPLAIN SELECT * FROM o\n" + _unmarked(ROWS[:1], indent=indent)
     plan = parse(text)
     assert plan.rows == _read(ROWS[:1])
+
+
+@pytest.mark.parametrize("bullet", ["- ", "* "])
+def test_rows_as_list_items(bullet):
+    # A YAML list of rows (`- id: 1` then the other fields indented), or Markdown bullets.
+    lines = []
+    for row in ROWS:
+        fields = _fields(row, "left")
+        lines += [bullet + fields[0]] + ["  " + line for line in fields[1:]]
+    plan = parse("\n".join(lines) + "\n")
+    assert plan.rows == _read(ROWS)
+    assert not plan.truncated
+
+
+def test_every_field_a_bullet():
+    plan = parse("\n".join("- " + line for row in ROWS[:2] for line in _fields(row, "left")) + "\n")
+    assert plan.rows == _read(ROWS[:2])
