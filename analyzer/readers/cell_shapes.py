@@ -180,3 +180,24 @@ def stops_inside(column: str, value: str) -> bool:
     if item in EXTRA_ITEMS or EXTRA_PATTERNS.fullmatch(item):
         return False
     return any(start.startswith(item) and start != item for start in _KNOWN_STARTS)
+
+
+def known_extra(value: str) -> bool:
+    """True when every `;`-separated item of an Extra value is one the servers print."""
+    items = [item.strip().casefold() for item in value.split(";")]
+    return all(item in EXTRA_ITEMS or EXTRA_PATTERNS.fullmatch(item) for item in items)
+
+
+def may_go_on(value: str) -> bool:
+    """True when an Extra value ends with an item that a longer one starts with (`Using index`,
+    `Using join buffer`): cut at that width, it would look whole."""
+    item = value.rsplit(";", 1)[-1].strip().casefold()
+    return item in EXTRA_ITEMS and any(start.startswith(item) and start != item for start in _KNOWN_STARTS)
+
+
+def ends_inside_name(value: str, names: set[str]) -> bool:
+    """True when a list of index names (possible_keys, key) ends with a name cut short: the
+    start of one of `names` (the other index names its row prints) that the list lacks."""
+    listed = value.rstrip().split(",")
+    last = listed[-1]
+    return bool(last) and any(name.startswith(last) and name != last and name not in listed for name in names)

@@ -74,9 +74,8 @@ _EXPLAIN_WORDS_RE = lazy_regex(
 def read(cleaned: Cleaned) -> Plan:
     """Read a repaired paste into a `Plan` (its plan model is built later, after the check stage).
     Raises `ParseError` when no EXPLAIN can be read."""
-    text = cleaned.text
-    if not text.strip():
-        raise ParseError(f"Nothing is left to read once {_taken(cleaned)} are set aside: {EXPECTED}.")
+    if not cleaned.text.strip():
+        raise _nothing_left(cleaned)
     lines, notices = _ascii_lines(cleaned)
     # EXPLAIN rows behind a log's prefix or dumped by a program; the other readers get the rest.
     printed = read_printed(lines, cleaned.numbers, cleaned.margins)
@@ -103,23 +102,31 @@ def read(cleaned: Cleaned) -> Plan:
     return _table_result(reading)
 
 
-_TAKEN_NAMES = {
+# What the cleanup takes out of a paste (`Cleaned.taken`), as a refusal names it.
+_TAKEN = {
+    "prompt": "client prompts with the statements typed there",
+    "statement": "statements typed without a prompt",
+    "status": "client status lines ('N rows in set')",
+    "note": "notes of SHOW WARNINGS",
     "fence": "code fences",
-    "prompt": "client prompts and what was typed there",
-    "statement": "typed statements",
-    "status": "status lines",
-    "note": "server notes",
+    "joined": "cells on lines of their own",
 }
 
 
-def _taken(cleaned: Cleaned) -> str:
-    """What the repairs set aside of a paste they left nothing of, with its lines."""
-    kinds = list(dict.fromkeys(kind for _, _, kind in cleaned.taken if kind in _TAKEN_NAMES))
-    if not kinds:
-        return "its decorations"
-    lines = sorted({n for first, last, kind in cleaned.taken if kind in _TAKEN_NAMES for n in range(first, last + 1)})
-    named = ", ".join(_TAKEN_NAMES[kind] for kind in kinds)
-    return f"the {named} ({describe_lines(lines)})"
+def _nothing_left(cleaned: Cleaned) -> ParseError:
+    """The error for a paste (not empty: the pipeline said so of those) that the cleanup left nothing
+    of, naming what was recognised and taken out (the lines), or the repairs that left nothing."""
+    if cleaned.taken:
+        kinds = list(dict.fromkeys(_TAKEN.get(kind, kind) for *_, kind in cleaned.taken))
+        what = ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else kinds[0]
+        numbers = [n for first, last, _ in cleaned.taken for n in range(first, last + 1)]
+        holds = "an EXPLAIN statement but not its output" if cleaned.query else "no EXPLAIN output"
+        return ParseError(
+            f"Nothing is left to read once the {what} are removed "
+            f"({describe_lines(numbers)}): the paste holds {holds}; {EXPECTED}."
+        )
+    done = "; ".join(notice.rstrip(".") for notice in cleaned.notices) or "only blanks were left"
+    return ParseError(f"Nothing is left to read once the paste is cleaned up ({done}); {EXPECTED}.")
 
 
 @dataclass
@@ -383,7 +390,7 @@ def result_sets(
             result, end = parse_grid(lines, numbers, i)
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins, wrapped)
-        elif "*****" in line and _starts_vertical(line):
+        elif ("*****" in line and _starts_vertical(line)) or (":" in line and _starts_labelled(lines, i)):
             from analyzer.readers.vertical import parse_vertical
 
             result, end = parse_vertical(lines, numbers, i, terminal_width)
@@ -426,6 +433,14 @@ def _starts_vertical(line: str) -> bool:
     from analyzer.readers.vertical import starts_vertical
 
     return starts_vertical(line)
+
+
+def _starts_labelled(lines: list[str], i: int) -> bool:
+    """Whether a vertical row without its `*** N. row ***` line starts on line `i`: a run of
+    fields labelled with EXPLAIN's columns."""
+    from analyzer.repair.labels import starts_run
+
+    return starts_run(lines, i)
 
 
 def _starts_tsv(line: str) -> bool:
@@ -587,9 +602,11 @@ def _query_for(result: ResultSet, queries: list[tuple[int, str]]) -> str | None:
 def _starts(lines: list[str]) -> list[int]:
     """Indexes of the lines where a result set could start, found in one search (most lines of a
     big paste cannot): a line holding `|`, `+`, a tab, `<`, `*****`, `select_type` or `Warnings:`,
-    a line of `id` alone, or one with four commas."""
+    a line of `id` alone, one labelled with an EXPLAIN column (`id: 1`), or one with four commas."""
     return matching_lines(
-        lines, r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
+        lines,
+        r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
+        r"|^[^\S\n]*(?:[-*][^\S\n]+)?(?i:id|select_type|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra):",
     )
 
 

@@ -3,6 +3,11 @@
 Names are right-aligned, so every field of a row has its colon in the same column; a line
 without a colon there continues the previous value (a wrapped long value). A value may be
 empty, and `Extra:` may have lost its trailing space.
+
+A row is also read without its `*** N. row ***` line, by what EXPLAIN prints: a run of fields
+labelled with at least four of its columns (`repair.labels`), however indented or aligned,
+and the next row starts where a label comes again. A comment typed after a value (`-- `, `#`,
+`//`) is left out where the column's values cannot hold it.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ import re
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Row
-from analyzer.readers.cell_shapes import stops_inside
+from analyzer.readers.cell_shapes import ends_inside_name, known_extra, may_go_on, stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
+from analyzer.repair.labels import starts_run
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
@@ -23,7 +29,13 @@ ROW_RE = lazy_regex(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 ROW_MARK = "*** N. row ***"
 # No terminal or mail client wraps lines narrower than this.
 _NARROWEST_WRAP = 40
-_FIELD_RE = lazy_regex(r"^( *)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+# A field line: its indentation (with the `- ` of a YAML or Markdown list item), name and value.
+_FIELD_RE = lazy_regex(r"^( *(?:[-*] +)?)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+# A comment typed after a value: `-- ` (or `--` ending the line), `#` or `//`, after a space.
+_COMMENT_RE = lazy_regex(r" (?:--(?: |$)|#|//)")
+# The columns whose values never hold a space followed by a comment's marker: numbers, words,
+# names and lists of names (Extra is told by its items, `_without_comment`).
+_NO_COMMENT_INSIDE = EXPLAIN_COLUMNS - {"extra"}
 
 
 def row_marker(line: str) -> re.Match[str] | None:
@@ -44,6 +56,8 @@ class _Field:
     text: str
     width: int  # screen width of its line
     pieces: list[str]  # the lines its value was wrapped onto
+    line: int  # the number of its line
+    commented: bool = False  # a comment followed the value: the value does not end with its line
 
 
 @dataclass(slots=True)
@@ -53,10 +67,14 @@ class _Records:
     lines: list[str]
     numbers: list[int]
     records: list[list[_Field]] = field(default_factory=list)
-    record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker
+    record_lines: list[int] = field(default_factory=list)  # the line number of each record's marker or first field
+    names: set[str] = field(default_factory=set)  # the EXPLAIN columns the current record has
+    unmarked: list[int] = field(default_factory=list)  # the first lines of the records without a marker
+    cut_lines: list[int] = field(default_factory=list)  # the lines of the values cut at the cut width
+    commented: list[int] = field(default_factory=list)  # the lines whose value a comment followed
     widths: dict[int, int] = field(default_factory=dict)  # how many lines have each width
     cut_width: int | None = None  # lines were cut at this width, as a star line shows
-    cut_by_value: bool = False  # the cut width is shown by a value stopping inside, not by a star line
+    cut_by: str | None = None  # what shows the cut width when no star line does
     cut_marker: int | None = None  # line of a row marker the paste stops inside
     notices: list[str] = field(default_factory=list)
     tabbed: int = 0
@@ -113,7 +131,7 @@ def _read_records(scan: _Records, j: int) -> int:
         elif not line.strip():
             resume = _after_blank(scan, j)
         else:
-            resume = j + 1 if _read_field(scan, line) else None
+            resume = j + 1 if _read_field(scan, j, line) else None
         if resume is None:
             break
         j = resume
@@ -133,11 +151,9 @@ def _read_marker(scan: _Records, j: int, line: str, marker: re.Match[str]) -> in
     if scan.records and marker.group(2) == "1":
         return None
     scan.last_number = marker.group(2)
-    scan.records.append([])
-    scan.record_lines.append(scan.numbers[j])
+    _start_record(scan, j)
     marker_width = screen_width(line)
     scan.widths[marker_width] = scan.widths.get(marker_width, 0) + 1
-    scan.colon = None
     j += 1
     if j < len(scan.lines) and scan.lines[j].strip() and not scan.lines[j].strip().strip("*"):
         scan.wrapped_markers += 1
@@ -157,6 +173,8 @@ def _after_blank(scan: _Records, j: int) -> int | None:
         k += 1
     if k < len(lines) and (marker := row_marker(lines[k])) is not None and marker.group(2) != "1":
         return k
+    if k < len(lines) and scan.records and ":" in lines[k] and starts_run(lines, k):
+        return k  # the next row, without its marker
     resume = _resume_after_remark(lines, k, scan.colon) if scan.records and scan.records[-1] else None
     if resume is not None:
         # A reply's comment typed inside a record: the record goes on after it.
@@ -169,25 +187,60 @@ def _after_blank(scan: _Records, j: int) -> int | None:
     return resume
 
 
-def _read_field(scan: _Records, line: str) -> bool:
-    """Add `line` to the current record, as a field or the rest of the last value; False when it is neither."""
+def _start_record(scan: _Records, j: int) -> None:
+    """Start a record at `lines[j]` (its marker, or its first field)."""
+    scan.records.append([])
+    scan.record_lines.append(scan.numbers[j])
+    scan.names = set()
+    scan.colon = None
+
+
+def _read_field(scan: _Records, j: int, line: str) -> bool:
+    """Add `lines[j]` (`line`) to the current record, as a field or the rest of the last value;
+    False when it is neither. An EXPLAIN column the record already has starts the next record."""
     line_width = screen_width(line)
     scan.widths[line_width] = scan.widths.get(line_width, 0) + 1
     match = _FIELD_RE.match(line)
-    # A field has its colon where the others have it, or (spaces collapsed) a known name.
+    name = match.group(2).lower() if match else ""
+    if name in EXPLAIN_COLUMNS and (not scan.records or name in scan.names):
+        _start_record(scan, j)
+        scan.unmarked.append(scan.numbers[j])
+    if not scan.records:
+        return False
+    # A field has its colon where the others have it, or (spaces collapsed, or not aligned) a known name.
     if match and (
         scan.colon is None
         or len(match.group(1)) + len(match.group(2)) == scan.colon
-        or match.group(2).lower() in EXPLAIN_COLUMNS
-        or match.group(2).lower() in WARNING_COLUMNS
+        or name in EXPLAIN_COLUMNS
+        or name in WARNING_COLUMNS
     ):
         scan.colon = len(match.group(1)) + len(match.group(2))
-        scan.records[-1].append(_Field(match.group(2), match.group(3) or "", line_width, []))
+        if name in EXPLAIN_COLUMNS:
+            scan.names.add(name)
+        text = match.group(3) or ""
+        kept = _without_comment(name, text)
+        if kept is not None:
+            scan.commented.append(scan.numbers[j])
+        item = _Field(match.group(2), text if kept is None else kept, line_width, [], scan.numbers[j], kept is not None)
+        scan.records[-1].append(item)
     elif scan.records[-1] and _may_wrap(scan.records[-1][-1], line):
         scan.records[-1][-1].pieces.append(line)
     else:
         return False
     return True
+
+
+def _without_comment(name: str, text: str) -> str | None:
+    """The value `text` of the column `name` without the comment typed after it, or None when
+    none is there: a comment's marker after a space, where the column's values cannot hold it
+    (for Extra, when every item before it is one the servers print)."""
+    match = _COMMENT_RE.search(text) if name in EXPLAIN_COLUMNS else None
+    if match is None:
+        return None
+    kept = text[: match.start()].rstrip(" ")
+    if not kept or (name not in _NO_COMMENT_INSIDE and not known_extra(kept)):
+        return None
+    return kept
 
 
 def _may_wrap(item: _Field, line: str) -> bool:
@@ -208,30 +261,83 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
     ends: list[tuple[int, _Field, int]] = []  # each value's record, and the width of its last line
     for index, record in enumerate(scan.records):
         for item in record:
-            ends.append((index, item, width(item.pieces[-1]) if item.pieces else item.width))
+            # (A value followed by a comment does not end where its line does.)
+            last_width = -1 if item.commented else width(item.pieces[-1]) if item.pieces else item.width
+            ends.append((index, item, last_width))
             if item.pieces:
                 joined += len(item.pieces)
                 item.text = _unwrap(item.text, item.width, item.pieces, terminal)
-    if scan.cut_width is None and len(scan.widths) > 1 and _values_cut(ends, widest):
+    if scan.cut_width is None and len(scan.widths) > 1:
         # (A console pads every line to one width: then no value ends there.)
-        scan.cut_width, scan.cut_by_value = widest, True
+        scan.cut_by = _values_cut(scan.records, ends, widest)
+        scan.cut_width = widest if scan.cut_by else None
     cut_rows: list[int] = []
     for index, item, last_width in ends:
-        if scan.cut_width and last_width >= scan.cut_width:
+        if scan.cut_width and _reaches(item, last_width, scan.cut_width):
             item.text = item.text.rstrip(" ") + CUT
+            scan.cut_lines.append(item.line)
             if not cut_rows or cut_rows[-1] != index:
                 cut_rows.append(index)
     return joined, cut_rows
 
 
-def _values_cut(ends: list[tuple[int, _Field, int]], widest: int) -> bool:
-    """True when a value whose line ends at the widest width visibly stops there: inside an Extra
-    item or a parenthesis, or after a space (no value ends with one)."""
-    return any(
-        stops_inside(item.name.lower(), item.text) or (item.text.endswith(" ") and item.text.strip() != "")
-        for _, item, last_width in ends
-        if last_width == widest
+def _reaches(item: _Field, last_width: int, cut_width: int) -> bool:
+    """Whether a value whose last line is `last_width` wide was cut at `cut_width`: its line
+    reaches it, or stops one column short where the cut fell on a space (dropped with the
+    line's trailing blanks) and the value visibly stops inside something."""
+    return last_width >= cut_width or (last_width == cut_width - 1 and stops_inside(item.name.lower(), item.text))
+
+
+def _values_cut(records: list[list[_Field]], ends: list[tuple[int, _Field, int]], widest: int) -> str | None:
+    """What shows that the lines were cut at the widest width, or None: a value that ends there
+    visibly stops inside something or after a space (`_stops_visibly`); a list of index names
+    ends there with the start of a name its row prints in full; or, at a usual terminal width,
+    several values end there and one may go on (an Extra item a longer one starts with,
+    possible_keys without the row's key). Whole values may end at any width, several of them
+    too: only a usual one makes the last of these a sign."""
+    at = [(index, item) for index, item, last_width in ends if last_width == widest]
+    if any(_stops_visibly(item, last_width, widest) for _, item, last_width in ends):
+        return "a value stops there inside an Extra item, a parenthesis or between two words"
+    if any(
+        item.name.lower() in ("possible_keys", "key") and ends_inside_name(item.text, _index_names(records[index]))
+        for index, item in at
+    ):
+        return "a list of index names stops there inside a name its row prints in full"
+    if (
+        widest in USUAL_TERMINAL_WIDTHS
+        and len({item.text for _, item in at}) > 1
+        and any(_may_go_on(item, records[index]) for index, item in at)
+    ):
+        return "several values end there, a usual terminal width, and one may go on"
+    return None
+
+
+def _stops_visibly(item: _Field, last_width: int, widest: int) -> bool:
+    """Whether a value visibly stops at the widest width: inside an Extra item or a parenthesis,
+    after a separator (also one column short of it, see `_reaches`), or after a space."""
+    if last_width == widest - 1:
+        return _reaches(item, last_width, widest)
+    text = item.text
+    return last_width == widest and (
+        stops_inside(item.name.lower(), text) or (text.endswith(" ") and text.strip() != "")
     )
+
+
+def _index_names(record: list[_Field]) -> set[str]:
+    """The index names a record's key and possible_keys print."""
+    return {name for item in record if item.name.lower() in ("possible_keys", "key") for name in item.text.split(",")}
+
+
+def _may_go_on(item: _Field, record: list[_Field]) -> bool:
+    """Whether a value looks whole but may go on past its line: an Extra item that a longer one
+    starts with, or possible_keys without the key its row uses."""
+    name = item.name.lower()
+    if name == "extra":
+        return may_go_on(item.text)
+    if name != "possible_keys" or item.text == "NULL":
+        return False
+    keys = {part for other in record if other.name.lower() == "key" for part in other.text.split(",")}
+    return bool(keys - {"NULL", ""} - set(item.text.split(",")))
 
 
 def _table(records: list[list[_Field]]) -> tuple[list[str], list[Row], list[int]]:
@@ -263,6 +369,17 @@ def _report_repairs(scan: _Records, joined: int) -> None:
         scan.notices.append(f"Turned tabs back into spaces in {plural(scan.tabbed, 'line')} of the vertical output.")
     if joined:
         scan.notices.append(f"Rejoined {plural(joined, 'wrapped line')} of long values in the vertical output.")
+    if scan.unmarked:
+        scan.notices.append(
+            f"Read {plural(len(scan.unmarked), 'row')} of the vertical output that had no '{ROW_MARK}' line "
+            f"(starting on {describe_lines(scan.unmarked)}), by the labels of EXPLAIN's columns."
+        )
+    if scan.commented:
+        several = len(scan.commented) > 1
+        scan.notices.append(
+            f"Removed the comment{'s' if several else ''} typed after the value{'s' if several else ''} of "
+            f"{plural(len(scan.commented), 'cell')} of the vertical output ({describe_lines(scan.commented)})."
+        )
 
 
 def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing: list[int]) -> None:
@@ -271,7 +388,7 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
         result.truncated = True
         result.notices.append(
             f"The vertical output was truncated at {scan.cut_width} columns ({_cut_shown(scan)}): "
-            f"values reaching that width end with '{CUT}' and may be incomplete."
+            f"values reaching that width end with '{CUT}' and may be incomplete ({_rows_and_lines(cut_rows, scan.cut_lines)})."
         )
     elif scan.cut_width:
         result.truncated = True
@@ -288,11 +405,16 @@ def _report_cuts(scan: _Records, result: ResultSet, cut_rows: list[int], missing
         )
 
 
+def _rows_and_lines(rows: list[int], lines: list[int]) -> str:
+    """`row 2, line 9` or `rows 1 and 2, lines 7, 9 and 20`: the rows (indexes) and lines named."""
+    numbers = [index + 1 for index in rows]
+    shown = describe_lines(numbers).replace("line", "row", 1)
+    return f"{shown}, {describe_lines(lines)}"
+
+
 def _cut_shown(scan: _Records) -> str:
     """What shows that the lines were cut at `scan.cut_width`."""
-    if scan.cut_by_value:
-        return "a value stops there inside an Extra item, a parenthesis or between two words"
-    return f"the '{ROW_MARK}' lines are cut short"
+    return scan.cut_by or f"the '{ROW_MARK}' lines are cut short"
 
 
 def _resume_after_remark(lines: list[str], k: int, colon: int | None) -> int | None:

@@ -34,6 +34,7 @@ from analyzer.repair.decorations import (
     unescape_html,
     unescape_newlines,
 )
+from analyzer.repair.labels import starts_run
 from analyzer.repair.scan import blank_count, line_indexes, pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 from analyzer.structs import dataclass, field
@@ -606,6 +607,8 @@ def _typed_statement(lines: list[str], start: int, prompt: re.Match[str] | None)
             pieces.append((nxt[cont.end() :], "typed"))
         elif not nxt.strip() or _OUTPUT_LINE_RE.match(nxt) or _PROMPT_RE.match(nxt) or "\t" in nxt:
             break
+        elif ":" in nxt and starts_run(lines, j):
+            break  # `\G` fields without their row marker: the output starts here
         else:
             pieces.append((nxt, "wrapped" if prompt else "typed"))
         lines[j] = ""
