@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.readers.json_plan import parse_json  # noqa: E402
-from analyzer.readers.tree_plan import parse_tree  # noqa: E402
+from analyzer.readers.documents.json_plan import parse_json  # noqa: E402
+from analyzer.readers.documents.tree_plan import parse_tree  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 

@@ -3,7 +3,7 @@ the index that lets the server look its rows up, as a complete `ALTER TABLE … 
 
 Read from the plan (which tables are scanned or sorted, in which join order), the query
 (`query_shape`: equality, range, join, ORDER BY and GROUP BY columns) and, when given, the tables'
-definitions (`readers.schema`: existing indexes, column types for key lengths and prefixes). The
+definitions (`insight.schema`: existing indexes, column types for key lengths and prefixes). The
 columns go equality first (join columns of an inner table count as equalities), then either the
 ORDER BY or GROUP BY columns when that removes the sort, or one range column; the columns the
 query reads are appended when they are few, so the index covers it. An index that exists (the
@@ -56,7 +56,7 @@ def advise(plan: Plan, query: str | None, schema_text: str | None = None) -> tup
     if not candidates or not query:
         return [], []
     from analyzer.insight.query_shape import add_plan_condition, query_shape
-    from analyzer.readers.schema import read_schema
+    from analyzer.insight.schema import read_schema
 
     if len(query) > MAX_QUERY_CHARS:
         plan.notices.append(f"No index advice: the query is longer than {MAX_QUERY_CHARS // 1024} KiB, too long to read in time.")
@@ -349,7 +349,7 @@ def _key_parts(key: _Key, table: Any) -> list[str] | None:
 
 def _column_bytes(column: Any, table: Any) -> tuple[int, int]:
     """An index's bytes for a column, and its bytes per character (1 when not a string)."""
-    from analyzer.readers.schema import CHARSET_BYTES, FIXED_BYTES, STRING_TYPES
+    from analyzer.insight.schema import CHARSET_BYTES, FIXED_BYTES, STRING_TYPES
 
     if column is None:
         return 8, 4

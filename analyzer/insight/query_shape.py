@@ -57,7 +57,7 @@ class QueryShape:
     group_by: list[tuple[str, str]] = field(default_factory=list)
     group_plain: bool = True
     limit: bool = False
-    schema: Any = None  # the table definitions it was read with (readers.schema.Schema), if any
+    schema: Any = None  # the table definitions it was read with (insight.schema.Schema), if any
     loose_scan: bool = False  # the select list aggregates with MIN() and MAX() only: an index can skip through groups
 
     def use(self, alias: str | None) -> TableUse | None:

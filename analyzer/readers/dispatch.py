@@ -2,8 +2,8 @@
 
 `read(cleaned)` takes the paste as `analyzer.repair.cleanup.clean()` left it and looks for boxed tables,
 vertical (`\\G`) records, batch (tab-separated) output and markup (`mysql --html`/`--xml`, wiki
-tables; `analyzer.readers.markup`), and offers the text to the JSON and tree readers; when none
-of them holds an EXPLAIN, tables without borders, tabs or header (`analyzer.readers.columns`). Of
+tables; `analyzer.readers.tables.markup`), and offers the text to the JSON and tree readers; when none
+of them holds an EXPLAIN, tables without borders, tabs or header (`analyzer.readers.shapes.columns`). Of
 the result sets found, the EXPLAIN one is returned (recognised by its columns; the first complete
 one when there are several, with a notice naming the others' lines); SHOW WARNINGS messages go
 to `warnings`, and repeated copies of the same EXPLAIN are read once. Every repair and every
@@ -26,7 +26,7 @@ from bisect import bisect_right
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import LineSpan, ParseError, Plan
-from analyzer.readers.dumps import outside, read_printed
+from analyzer.readers.dumps.printed import outside, read_printed
 from analyzer.readers.line_roles import PlanPlace, line_spans, query_line
 from analyzer.readers.resultset import (
     ALWAYS_PRINTED,
@@ -37,7 +37,7 @@ from analyzer.readers.resultset import (
     is_explain_header,
     missing_tail,
 )
-from analyzer.readers.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
+from analyzer.readers.tables.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
 from analyzer.repair.cleanup import Cleaned, statement_query
 from analyzer.repair.scan import line_indexes, matching_lines, pattern, starting_lines
 from analyzer.repair.textwidth import expand_tabs
@@ -144,9 +144,9 @@ class _Reading:
 
 def _shaped(reading: _Reading) -> _Reading:
     """The fallback when no reader found an EXPLAIN: tables whose borders, alignment or header are
-    gone (`readers.columns`), in place of the result sets read from the same lines. Raises the
+    gone (`readers.shapes.columns`), in place of the result sets read from the same lines. Raises the
     `ParseError` for the paste when there is none."""
-    from analyzer.readers.columns import shaped_result_sets
+    from analyzer.readers.shapes.columns import shaped_result_sets
 
     shaped = shaped_result_sets(reading.lines, reading.cleaned.numbers)
     if not shaped:
@@ -379,27 +379,27 @@ def result_sets(
         if head == "|" and not markup and wrapped.refused_again(i, len(line) - len(line.lstrip())):
             continue  # the table reader refuses it, as it did the header line it is a piece of
         if markup and _starts_markup(lines, i):
-            from analyzer.readers.markup import parse_markup
+            from analyzer.readers.tables.markup import parse_markup
 
             result, end, statement = parse_markup(lines, numbers, i, margins or [0] * len(lines))
             if result is not None and statement:
                 result.query = statement_query(statement)
         elif head not in "+|" and _starts_grid(lines, i):
-            from analyzer.readers.grid import parse_grid
+            from analyzer.readers.tables.grid import parse_grid
 
             result, end = parse_grid(lines, numbers, i)
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins, wrapped)
         elif ("*****" in line and _starts_vertical(line)) or (":" in line and _starts_labelled(lines, i)):
-            from analyzer.readers.vertical import parse_vertical
+            from analyzer.readers.tables.vertical import parse_vertical
 
             result, end = parse_vertical(lines, numbers, i, terminal_width)
         elif _starts_tsv(line):
-            from analyzer.readers.tsv import parse_tsv
+            from analyzer.readers.tables.tsv import parse_tsv
 
             result, end = parse_tsv(lines, numbers, i, terminal_width)
         elif "," in line and _starts_csv(line):
-            from analyzer.readers.csv_rows import parse_csv
+            from analyzer.readers.tables.csv_rows import parse_csv
 
             result, end = parse_csv(lines, numbers, i)
         if result is not None:
@@ -411,26 +411,26 @@ def result_sets(
 def _starts_markup(lines: list[str], i: int) -> bool:
     """Whether markup (an HTML, XML or Jira table, or a table copied one cell per line) opens on
     line `i`; the caller looks at its first characters before this imports the markup reader."""
-    from analyzer.readers.markup import starts_cell_column, starts_markup
+    from analyzer.readers.tables.markup import starts_cell_column, starts_markup
 
     return starts_markup(lines[i]) or starts_cell_column(lines, i)
 
 
 def _starts_grid(lines: list[str], i: int) -> bool:
-    """Whether a grid without an outer border (`readers.grid`) opens on line `i`: the next line
+    """Whether a grid without an outer border (`readers.tables.grid`) opens on line `i`: the next line
     starts with a dash and holds a `+`, a look taken before the grid reader is imported."""
     if i + 1 >= len(lines) or "|" not in lines[i]:
         return False
     rule = lines[i + 1].lstrip()
     if rule[:1] != "-" or "+" not in rule:
         return False
-    from analyzer.readers.grid import starts_grid
+    from analyzer.readers.tables.grid import starts_grid
 
     return starts_grid(lines, i)
 
 
 def _starts_vertical(line: str) -> bool:
-    from analyzer.readers.vertical import starts_vertical
+    from analyzer.readers.tables.vertical import starts_vertical
 
     return starts_vertical(line)
 
@@ -444,13 +444,13 @@ def _starts_labelled(lines: list[str], i: int) -> bool:
 
 
 def _starts_tsv(line: str) -> bool:
-    from analyzer.readers.tsv import starts_tsv
+    from analyzer.readers.tables.tsv import starts_tsv
 
     return starts_tsv(line)
 
 
 def _starts_csv(line: str) -> bool:
-    from analyzer.readers.csv_rows import starts_csv
+    from analyzer.readers.tables.csv_rows import starts_csv
 
     return starts_csv(line)
 
@@ -459,13 +459,13 @@ def _document_plan(cleaned: Cleaned) -> Plan | None:
     """The JSON or tree plan in the paste, if any; each reader is imported only when the text
     holds what it starts with (`{`, `->` or a list item)."""
     if "{" in cleaned.text:
-        from analyzer.readers.json_plan import parse_json
+        from analyzer.readers.documents.json_plan import parse_json
 
         plan = parse_json(cleaned.text, cleaned.margins)
         if plan is not None:
             return plan
     if "->" in cleaned.text or _LIST_ITEM_RE.search(cleaned.text):
-        from analyzer.readers.tree_plan import parse_tree
+        from analyzer.readers.documents.tree_plan import parse_tree
 
         return parse_tree(cleaned.text, cleaned.numbers)
     return None
@@ -474,10 +474,10 @@ def _document_plan(cleaned: Cleaned) -> Plan | None:
 def _document_start(plan: Plan, text: str, lines: list[str]) -> int | None:
     """The index of the line where the JSON or tree `plan` starts."""
     if plan.format == "json":
-        from analyzer.readers.json_plan import document_line
+        from analyzer.readers.documents.json_plan import document_line
 
         return document_line(text)
-    from analyzer.readers.tree_plan import plan_line
+    from analyzer.readers.documents.tree_plan import plan_line
 
     return plan_line(lines)
 

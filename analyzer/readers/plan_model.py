@@ -19,8 +19,8 @@ def plan_model(plan: Plan) -> PlanNode:
     if nested is None:
         return tabular_tree(plan.rows)
     # Only nested plans need the document readers' mappings: imported here, not for tabular output.
-    from analyzer.readers.document_model import document_tree, operations_tree
-    from analyzer.readers.json_plan import v2_node
+    from analyzer.readers.documents.document_model import document_tree, operations_tree
+    from analyzer.readers.documents.json_plan import v2_node
 
     if plan.format == "tree" and isinstance(nested, list):
         return operations_tree(nested, plan.rows)

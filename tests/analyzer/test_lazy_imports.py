@@ -26,22 +26,22 @@ mysql> EXPLAIN SELECT * FROM s JOIN t ON t.id = s.t_id WHERE s.a > 3;
 OTHER_READERS = {
     f"analyzer.readers.{name}"
     for name in (
-        "json_plan",
-        "tree_plan",
-        "document_model",
-        "php_dump",
-        "go_dump",
-        "literal_dump",
-        "slow_log",
-        "records",
-        "markup",
-        "vertical",
-        "tsv",
-        "csv_rows",
-        "columns",
-        "headerless",
-        "shapes",
-        "cell_shapes",
+        "documents.json_plan",
+        "documents.tree_plan",
+        "documents.document_model",
+        "dumps.php_dump",
+        "dumps.go_dump",
+        "dumps.literal_dump",
+        "dumps.slow_log",
+        "dumps.records",
+        "tables.markup",
+        "tables.vertical",
+        "tables.tsv",
+        "tables.csv_rows",
+        "shapes.columns",
+        "shapes.headerless",
+        "shapes.by_value",
+        "shapes.cell_shapes",
     )
 }
 # Standard modules that cost more to import than analyzing a short paste.
@@ -84,7 +84,7 @@ def test_a_public_name_loads_its_module_on_first_use():
 def test_a_table_paste_loads_only_the_table_reader():
     code = "import sys; from analyzer import analyze; assert analyze(sys.argv[1]).plan.format == 'table'"
     modules = _modules_after(code, TABLE)
-    assert "analyzer.readers.table" in modules  # the check sees what was loaded
+    assert "analyzer.readers.tables.table" in modules  # the check sees what was loaded
     assert not modules & OTHER_READERS
     assert not _engine(modules) & (RENDER | {"analyzer.render.text"})
     assert not modules & HEAVY
@@ -117,7 +117,7 @@ def test_index_advice_loads_the_sql_parser_only_for_a_query_and_a_table_worth_an
 def test_other_layouts_load_their_readers():
     code = "import sys; from analyzer import analyze; analyze(sys.argv[1])"
     tree = "-> Filter: (s.a > 3)  (cost=6.25 rows=20)\n    -> Table scan on s  (cost=6.25 rows=60)\n"
-    assert "analyzer.readers.tree_plan" in _modules_after(code, tree)
+    assert "analyzer.readers.documents.tree_plan" in _modules_after(code, tree)
     vertical = "*************************** 1. row ***************************\n" + "".join(
         f"{name}: {value}\n"
         for name, value in [
@@ -133,4 +133,4 @@ def test_other_layouts_load_their_readers():
             ("Extra", "Using where"),
         ]
     )
-    assert "analyzer.readers.vertical" in _modules_after(code, vertical)
+    assert "analyzer.readers.tables.vertical" in _modules_after(code, vertical)

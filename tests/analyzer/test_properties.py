@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from analyzer.model import FORMATS, LINE_ROLES, ParseError
 from analyzer.pipeline import parse
-from analyzer.readers.table import _UNWRAP_LINES
+from analyzer.readers.tables.table import _UNWRAP_LINES
 from tests.analyzer.readers.test_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
 from tests.analyzer.repair import mangle
 
@@ -33,7 +33,7 @@ PASTES = [json.loads(p.read_text(encoding="utf-8"))["input"] for p in sorted(SAM
     mangle.vertical(CLASSIC, CJK_ROWS),
     mangle.batch(MYSQL8, MYSQL8_ROWS),
     mangle.expand_tabs(mangle.batch(CLASSIC, CJK_ROWS)),
-    # Tables without borders, tabs or header (readers.columns).
+    # Tables without borders, tabs or header (readers.shapes.columns).
     "table type   possible_keys key     key_len ref         rows    Extra\n"
     "tt    ALL    AssignedPC,   NULL    NULL    NULL        3872    Using\n"
     "             ClientID,                                         where\n"

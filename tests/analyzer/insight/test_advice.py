@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer import analyze
-from analyzer.readers.schema import read_schema
+from analyzer.insight.schema import read_schema
 
 ORDERS = """CREATE TABLE `orders` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

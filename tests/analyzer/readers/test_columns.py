@@ -1,4 +1,4 @@
-"""Tables whose borders, alignment or header are gone (`readers.columns`, `readers.shapes`): read
+"""Tables whose borders, alignment or header are gone (`readers.shapes.columns`, `readers.shapes.by_value`): read
 exactly where the columns line up, flagged `uncertain` where a cell's place is a guess, refused
 where the values do not fit, and never made out of prose, logs or other result sets."""
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from analyzer.model import ParseError
 from analyzer.pipeline import parse
-from analyzer.readers.shapes import fits, place
+from analyzer.readers.shapes.by_value import fits, place
 from tests.analyzer.repair.mangle import display_width
 
 OLD = ["table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]

@@ -11,7 +11,7 @@ import pytest
 
 from analyzer.model import ParseError
 from analyzer.pipeline import parse
-from analyzer.readers.records import cell, column_name, is_explain_record
+from analyzer.readers.dumps.records import cell, column_name, is_explain_record
 from analyzer.readers.resultset import CUT
 
 COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "extra"]

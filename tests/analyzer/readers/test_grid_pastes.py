@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.model import ParseError
 from analyzer.pipeline import parse
-from analyzer.readers.grid import starts_grid
+from analyzer.readers.tables.grid import starts_grid
 from analyzer.repair.rejoin import rejoin
 from analyzer.repair.textwidth import expand_tabs
 

@@ -1,4 +1,4 @@
-"""Rows without a header (`readers.headerless`): read in the column order EXPLAIN prints with as
+"""Rows without a header (`readers.shapes.headerless`): read in the column order EXPLAIN prints with as
 many fields when their values fit it, flagged when the order or the cells' places are a guess, and
 refused when they start like EXPLAIN rows but do not fit."""
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.pipeline import parse
-from analyzer.readers.json_plan import COLUMNS, parse_json
+from analyzer.readers.documents.json_plan import COLUMNS, parse_json
 from tests.analyzer.repair.mangle import mail_wrap, quote, terminal_wrap
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "json"

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.pipeline import parse
-from analyzer.readers.tree_plan import ANALYZE_COLUMNS, TREE_COLUMNS, describe, parse_tree
+from analyzer.readers.documents.tree_plan import ANALYZE_COLUMNS, TREE_COLUMNS, describe, parse_tree
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tree"
 

@@ -10,8 +10,8 @@ value visibly stops there, never when lines of equal length end in whole values.
 from __future__ import annotations
 
 from analyzer.pipeline import parse
-from analyzer.readers.cell_shapes import align_cells, stops_inside
 from analyzer.readers.resultset import CUT
+from analyzer.readers.shapes.cell_shapes import align_cells, stops_inside
 
 HEADER = "id\tselect_type\ttable\tpartitions\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tfiltered\tExtra"
 COLUMNS = [name.lower() for name in HEADER.split("\t")]

@@ -57,7 +57,7 @@ def parse_csv(lines: list[str], numbers: list[int], start: int) -> tuple[ResultS
 def _tab_rows(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
     """A comma-separated header over tab-separated rows (MySQL Workbench's `# id, select_type, …`
     over a grid's rows), read by the batch reader with the header's names parted by tabs."""
-    from analyzer.readers.tsv import parse_tsv
+    from analyzer.readers.tables.tsv import parse_tsv
 
     named = list(lines)
     named[start] = "\t".join(_names(lines[start]))

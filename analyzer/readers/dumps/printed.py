@@ -14,25 +14,25 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from analyzer.readers.records import Dump
+    from analyzer.readers.dumps.records import Dump
     from analyzer.readers.resultset import ResultSet
 
 
 # The readers are imported when a paste holds the words they need, so other pastes do not load them.
 def _php_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
-    from analyzer.readers.php_dump import read_php_dumps
+    from analyzer.readers.dumps.php_dump import read_php_dumps
 
     return read_php_dumps(lines, numbers)
 
 
 def _go_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
-    from analyzer.readers.go_dump import read_go_dumps
+    from analyzer.readers.dumps.go_dump import read_go_dumps
 
     return read_go_dumps(lines)
 
 
 def _literal_dumps(lines: list[str], numbers: list[int]) -> list[Dump]:
-    from analyzer.readers.literal_dump import read_literal_dumps
+    from analyzer.readers.dumps.literal_dump import read_literal_dumps
 
     return read_literal_dumps(lines)
 
@@ -55,7 +55,7 @@ def read_printed(lines: list[str], numbers: list[int], margins: list[int]) -> li
     remaining = outside(lines, found)
     for needles, reader in _READERS:
         if any(needle in text for needle in needles):
-            from analyzer.readers.records import dump_result
+            from analyzer.readers.dumps.records import dump_result
 
             results = [r for r in (dump_result(dump, numbers) for dump in reader(remaining, numbers)) if r is not None]
             found += results
@@ -64,7 +64,7 @@ def read_printed(lines: list[str], numbers: list[int], margins: list[int]) -> li
 
 
 def _slow_log(lines: list[str], numbers: list[int], margins: list[int]) -> list[ResultSet]:
-    from analyzer.readers.slow_log import read_slow_log
+    from analyzer.readers.dumps.slow_log import read_slow_log
 
     return read_slow_log(lines, numbers, margins)
 

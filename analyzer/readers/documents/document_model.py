@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from analyzer.model import MAX_NODE_DEPTH, PlanNode, Row
 from analyzer.readers import cells
-from analyzer.readers.tree_plan import ACCESS_TYPES, flatten_with_sources, select_heading
+from analyzer.readers.documents.tree_plan import ACCESS_TYPES, flatten_with_sources, select_heading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

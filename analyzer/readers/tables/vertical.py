@@ -17,8 +17,8 @@ import re
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Row
-from analyzer.readers.cell_shapes import ends_inside_name, known_extra, may_go_on, stops_inside
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
+from analyzer.readers.shapes.cell_shapes import ends_inside_name, known_extra, may_go_on, stops_inside
 from analyzer.repair.labels import starts_run
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.structs import dataclass, field

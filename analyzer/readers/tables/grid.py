@@ -2,7 +2,7 @@
 over `--+-----------+…`) and psql's aligned output (` id | select_type | …` over `----+-----…`).
 
 The rule under the header holds a `+` at the display column of every `|` that parts two cells,
-and no `+` at its ends (a rule with them is a boxed table's border: `readers.table`). Rows are
+and no `+` at its ends (a rule with them is a boxed table's border: `readers.tables.table`). Rows are
 cut at those columns; a row that does not line up with them (typed or edited by hand) is cut at
 its `|` signs when it has one per column. Such grids show NULL as an empty cell. psql ends the
 output with `(N rows)`, which is compared with the rows read.

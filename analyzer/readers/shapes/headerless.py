@@ -20,10 +20,10 @@ from __future__ import annotations
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
-from analyzer.readers.cell_shapes import stops_inside
 from analyzer.readers.resultset import CUT, ResultSet, value
-from analyzer.readers.shapes import ORDERS, PREFERRED, Order, misfit, place
-from analyzer.readers.table import is_border
+from analyzer.readers.shapes.by_value import ORDERS, PREFERRED, Order, misfit, place
+from analyzer.readers.shapes.cell_shapes import stops_inside
+from analyzer.readers.tables.table import is_border
 from analyzer.readers.vocabulary import SELECT_TYPES
 from analyzer.structs import dataclass, field, replace
 from analyzer.wording import describe_lines

@@ -18,7 +18,7 @@ from bisect import bisect_right
 
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
-from analyzer.readers.records import Dump, Record, Scalar, column_name, is_explain_record, is_partial_record
+from analyzer.readers.dumps.records import Dump, Record, Scalar, column_name, is_explain_record, is_partial_record
 from analyzer.readers.resultset import CUT, STANDARD_ORDER
 from analyzer.structs import dataclass, field
 from analyzer.wording import plural

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer.readers.schema import MAX_STATEMENT_CHARS, read_schema
+from analyzer.insight.schema import MAX_STATEMENT_CHARS, read_schema
 
 
 def test_a_statement_too_long_to_read_in_time_is_a_problem_not_a_table():

@@ -18,10 +18,10 @@ annotator can read it like any other result:
   1.5 -> "1.5") or None; rows come in tabular order (a select's tables, then its nested selects;
   a UNION RESULT after its members), and `extra` holds the tabular Extra items the document's
   flags stand for. Checked against MariaDB 10.11's own tabular output for the same statements.
-- version 2: the columns of the TREE reader (`analyzer.readers.tree_plan.flatten_nodes`), since its
+- version 2: the columns of the TREE reader (`analyzer.readers.documents.tree_plan.flatten_nodes`), since its
   nodes carry the same operations.
 
-The Plan's `tree` (the plan model) is built here too (`readers.document_model`), each node linked
+The Plan's `tree` (the plan model) is built here too (`readers.documents.document_model`), each node linked
 to the row flattened from it.
 """
 
@@ -33,9 +33,9 @@ import re
 
 from analyzer.lazy import lazy_regex
 from analyzer.model import Plan
-from analyzer.readers.document_model import SUBQUERY_LISTS, document_tree, operations_tree
+from analyzer.readers.documents.document_model import SUBQUERY_LISTS, document_tree, operations_tree
+from analyzer.readers.documents.tree_plan import flatten_with_sources, make_node
 from analyzer.readers.resultset import STANDARD_ORDER
-from analyzer.readers.tree_plan import flatten_with_sources, make_node
 from analyzer.repair.rejoin import describe, rejoin
 from analyzer.structs import dataclass, field
 from analyzer.wording import plural

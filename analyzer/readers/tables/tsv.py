@@ -23,7 +23,6 @@ from collections.abc import Callable
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Row
-from analyzer.readers.cell_shapes import access_type, align_cells, cell_fit, stops_inside
 from analyzer.readers.resultset import (
     CUT,
     EXPLAIN_COLUMNS,
@@ -35,6 +34,7 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
+from analyzer.readers.shapes.cell_shapes import access_type, align_cells, cell_fit, stops_inside
 from analyzer.readers.vocabulary import SELECT_TYPES
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 from analyzer.structs import dataclass, field

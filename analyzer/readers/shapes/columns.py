@@ -12,7 +12,7 @@
   cell but reads as Extra items becomes the row's Extra, also flagged.
   A row with as many cells as names between tabs or runs of spaces is read so.
 - A run of rows without a header, each starting with an id and a select_type
-  (`readers.headerless`), read in a column order EXPLAIN prints when the values fit it.
+  (`readers.shapes.headerless`), read in a column order EXPLAIN prints when the values fit it.
 
 Lines that look like one of these but do not fit are refused with a `ParseError` naming the line.
 """
@@ -25,11 +25,17 @@ from bisect import bisect_right
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
-from analyzer.readers.cell_shapes import starts_extra_item
-from analyzer.readers.headerless import ROW_START_RE, check_what_follows, flag_cut_values, read_headerless, starts_row
 from analyzer.readers.resultset import EXPLAIN_COLUMNS, ResultSet, value
-from analyzer.readers.shapes import fits, misfit, place
-from analyzer.readers.table import is_border
+from analyzer.readers.shapes.by_value import fits, misfit, place
+from analyzer.readers.shapes.cell_shapes import starts_extra_item
+from analyzer.readers.shapes.headerless import (
+    ROW_START_RE,
+    check_what_follows,
+    flag_cut_values,
+    read_headerless,
+    starts_row,
+)
+from analyzer.readers.tables.table import is_border
 from analyzer.repair.textwidth import expand_tabs, width
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from analyzer.lazy import lazy_regex
-from analyzer.readers.cell_shapes import access_type
+from analyzer.readers.shapes.cell_shapes import access_type
 from analyzer.readers.vocabulary import SELECT_TYPES
 from analyzer.structs import dataclass
 

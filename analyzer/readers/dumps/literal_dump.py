@@ -19,7 +19,7 @@ from bisect import bisect_right
 
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
-from analyzer.readers.records import Dump, Record, Scalar, is_explain_record
+from analyzer.readers.dumps.records import Dump, Record, Scalar, is_explain_record
 from analyzer.readers.resultset import CUT
 from analyzer.structs import dataclass, field
 

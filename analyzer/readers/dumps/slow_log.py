@@ -18,7 +18,7 @@ import re
 from analyzer.lazy import lazy_regex
 from analyzer.model import Row
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
-from analyzer.readers.tsv import split_expanded
+from analyzer.readers.tables.tsv import split_expanded
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from analyzer.lazy import lazy_regex
-from analyzer.readers.records import Dump, Record, Scalar, is_explain_record, is_partial_record
+from analyzer.readers.dumps.records import Dump, Record, Scalar, is_explain_record, is_partial_record
 from analyzer.readers.resultset import CUT
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural

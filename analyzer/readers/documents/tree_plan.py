@@ -238,7 +238,7 @@ def parse_tree(text: str, numbers: list[int] | None = None) -> Plan | None:
     analyzed = "loops" in columns
     variant = "MySQL EXPLAIN ANALYZE" if analyzed else "MySQL EXPLAIN FORMAT=TREE"
     # The model, built from the rows' nodes while they are at hand (flattening costs as much again).
-    from analyzer.readers.document_model import operations_tree  # it reads this module's kinds
+    from analyzer.readers.documents.document_model import operations_tree  # it reads this module's kinds
 
     plan = Plan(format="tree", columns=columns, rows=rows, plan=roots, tables=tables, notices=notices, variant=variant)
     plan.truncated = bool(elided)
