@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from analyzer.lazy import lazy_regex
 from analyzer.model import LineSpan, Plan
-from analyzer.wording import describe_lines
+from analyzer.wording import describe_lines, plural
 
+# A tree step whose figures were replaced by a mark of something left out.
+_MASKED = lazy_regex(r"->.*\(\s*(?:\.{3}|\u2026)\s*\)\s*$")
 # The formats whose end is not marked: an elision right after the last line read is part of them.
 _DOCUMENTS = frozenset({"tree", "json"})
 # The reasons of ignored lines that a reader could not place (not prompts, status lines or fences).
@@ -39,12 +41,28 @@ def check_region(plan: Plan, text: str) -> None:
             f"The paste leaves part of the plan out at {describe_lines(elided)} "
             f"({_quoted(lines[elided[0] - 1])}): the plan shown is incomplete."
         )
+    masked = _masked_figures(plan, lines)
+    if masked:
+        plan.truncated = True
+        plan.notices.append(
+            f"The figures of {plural(len(masked), 'step')} were left out of the paste ('(...)' on "
+            f"{describe_lines(masked)}): their estimates and times are not known."
+        )
     if foreign and not _said(plan, foreign):
         plan.uncertain = True
         plan.notices.append(
             f"Text inside the plan that is not EXPLAIN output was left out ({describe_lines(foreign)}); "
             "check that no part of the plan was lost with it."
         )
+
+
+def _masked_figures(plan: Plan, lines: list[str]) -> list[int]:
+    """The lines of a tree plan whose figures stand as `(...)`, as test suites print them."""
+    if plan.format != "tree":
+        return []
+    spans = [span for span in plan.lines if span.role == "plan"]
+    numbers = [n for span in spans for n in range(span.first, min(span.last, len(lines)) + 1)]
+    return [n for n in numbers if _MASKED.search(lines[n - 1])]
 
 
 def _unplaced(spans: list[LineSpan], count: int) -> tuple[list[int], list[int]]:

@@ -1,6 +1,10 @@
-"""The rows of a tabular plan held against each other: every `<derivedN>`, `<subqueryN>` and
-`<unionA,B>` table names a select the server printed rows of, so a select it names that has no row
-in the paste means rows are missing."""
+"""The rows of a tabular plan held against each other. Every `<derivedN>`, `<subqueryN>` and
+`<unionA,B>` table names a select the server printed rows of; a PRIMARY select is the outer select
+of others (subqueries, derived tables, union members), printed with it, or of subqueries flattened
+into it (a semi-join, which reads at least one table more: a lone PRIMARY row is never the whole
+plan); a subquery, derived table, materialized or union select has an outer or first select with a
+smaller id. A select named or
+implied that has no row in the paste means rows of the plan are missing."""
 
 from __future__ import annotations
 
@@ -11,12 +15,42 @@ from analyzer.model import Plan
 _REFERENCE = lazy_regex(r"<(?:derived|subquery|union|intersect|except|unit)(?P<ids>\d+(?:,\d+)*)(?:,?\.\.\.)?>")
 
 
+# Select types whose select is inside another one, printed with a smaller id.
+_INNER = frozenset(
+    {
+        "SUBQUERY", "DEPENDENT SUBQUERY", "UNCACHEABLE SUBQUERY", "DERIVED", "DEPENDENT DERIVED",
+        "LATERAL DERIVED", "MATERIALIZED", "UNION", "DEPENDENT UNION", "UNCACHEABLE UNION",
+        "INTERSECT", "EXCEPT",
+    }
+)  # fmt: skip
+
+
 def check_selects(plan: Plan) -> None:
-    """Flag the reading truncated when a row names a select that no row of the paste belongs to."""
+    """Flag the reading truncated when a row names or implies a select that no row of the paste belongs to."""
     ids = [row.get("id") for row in plan.rows]
     if "id" not in plan.columns or not any(ids) or any(i is not None and not i.isdigit() for i in ids):
         return
     present = {int(i) for i in ids if i is not None}
+    _named_selects(plan, present)
+    if not plan.truncated:
+        _implied_selects(plan, present)
+
+
+def _implied_selects(plan: Plan, present: set[int]) -> None:
+    """A lone PRIMARY row, or an inner select without an outer one."""
+    kinds = [(row.get("select_type") or "").upper() for row in plan.rows]
+    outermost = [kind for kind, row in zip(kinds, plan.rows, strict=True) if row.get("id") == str(min(present))]
+    if kinds == ["PRIMARY"]:
+        missing = "the selects its PRIMARY select is the outer select of"
+    elif outermost and all(kind in _INNER for kind in outermost):
+        missing = f"the select outside its outermost select (a {outermost[0]} select, #{min(present)})"
+    else:
+        return
+    plan.truncated = True
+    plan.notices.append(f"The paste has no row of {missing}, which the server prints: rows of the plan are missing.")
+
+
+def _named_selects(plan: Plan, present: set[int]) -> None:
     missing: dict[int, list[int]] = {}
     for index, row in enumerate(plan.rows):
         table = row.get("table") or ""

@@ -333,6 +333,22 @@ def _selects_present(rows, columns):
         named = "".join(c if c.isdigit() else " " for c in row[at]).split() if row[at].startswith("<") else []
         if not ids.issuperset(named):
             row[at] = "t1"
+    return _outer_select_present(rows, columns)
+
+
+INNER = {"DERIVED", "DEPENDENT SUBQUERY", "UNION", "MATERIALIZED"}
+
+
+def _outer_select_present(rows, columns):
+    """A plan's outermost select is no subquery, derived table or union member (those are inside
+    another select, printed with them), and a PRIMARY select is never printed alone."""
+    if "select_type" not in columns:
+        return rows
+    at, kind = columns.index("id"), columns.index("select_type")
+    lowest = min(row[at] for row in rows)
+    outermost = [row for row in rows if row[at] == lowest]
+    if all(row[kind] in INNER for row in outermost) or [row[kind] for row in rows] == ["PRIMARY"]:
+        outermost[0][kind] = "SIMPLE"
     return rows
 
 
