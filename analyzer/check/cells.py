@@ -35,6 +35,9 @@ _FILTERED_ROWS = lazy_regex(r"(?P<rows>\S+) \(\d+(?:\.\d+)?%\)")
 _REFERENCE = lazy_regex(r"<[a-z_]+[\d,.]*>")
 _ID = lazy_regex(r"\d+")
 _KEY_LEN = lazy_regex(r"\d+(?:[,|]\d+)*")
+# What a cell holds that `clean_cells` may take off: a quote or emphasis at its start, an entity or
+# escape, a comment marker after a space.
+_MARKED = lazy_regex(r"^['\"\u2018\u201c\u201e`\u00ab\u2019\u201d*_~]|[&\\]|\s(?:--|#|//|<-|<=|\u2190|/\*)")
 _NULL_WORDS = frozenset({"null", "undefined", "None", "nil"})
 
 
@@ -115,10 +118,9 @@ def clean_cells(plan: Plan) -> None:
 
 
 def _clean_row(index: int, row: Row, repairs: _Repairs, escapes: bool) -> None:
-    for column, cell in row.items():
-        if cell is None or cell.endswith(CUT):
-            continue
-        text = cell
+    marked = [column for column, cell in row.items() if cell and _MARKED.search(cell) and not cell.endswith(CUT)]
+    for column in marked:
+        text = row[column] or ""
         if "&" in text and _ENTITY.search(text) and _names_select(decoded := _unescape(text)):
             text = decoded
             repairs.entities.append((index, column))
@@ -126,13 +128,15 @@ def _clean_row(index: int, row: Row, repairs: _Repairs, escapes: bool) -> None:
             text = _ESCAPE.sub(r"\1", text)
             repairs.escapes.append((index, column))
         row[column] = text
-    quotes = _row_quotes(row)
-    for column, cell in row.items():
-        if cell is None or cell.endswith(CUT):
-            continue
-        if quotes is not None and cell in _NULL_WORDS:
-            row[column] = None
-            repairs.nulls.append((index, column))
+    quotes = _row_quotes(row) if marked else None
+    if quotes is not None:
+        for column, cell in row.items():
+            if cell in _NULL_WORDS:
+                row[column] = None
+                repairs.nulls.append((index, column))
+    for column in marked:
+        cell = row[column]
+        if cell is None:
             continue
         text = _unwrapped(column, cell, quotes)
         if text != cell:
@@ -215,9 +219,9 @@ def judge_cells(plan: Plan) -> None:
     odd: list[tuple[int, str]] = []
     examples: list[str] = []
     for index, row in enumerate(plan.rows):
-        for column, cell in row.items():
-            domain = DOMAINS.get(column)
-            if domain is None or cell is None or cell == "" or cell.endswith(CUT) or domain(cell.strip()):
+        for column, domain in DOMAINS.items():
+            cell = row.get(column)
+            if not cell or cell.endswith(CUT) or domain(cell.strip()):
                 continue
             odd.append((index, column))
             if len(examples) < 3:
