@@ -102,7 +102,7 @@ def test_a_refused_paste_offers_the_form_and_its_report_is_filed(client, htmx):
     text = "id  select_type  tabel\n1 SIMPLE <table> t ALL\n"
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     response = client.post("/preview/", {"explain": text}, **headers)
-    assert "No EXPLAIN found" in response.content.decode()
+    assert "No EXPLAIN could be read" in response.content.decode()
     assert hidden_paste(misread_form(response.content)) == text
     sent = client.post("/misread/", fields(explain=text, comment="this is an explain"))
     assert sent.status_code == 302
