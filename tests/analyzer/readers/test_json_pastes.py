@@ -10,7 +10,10 @@ import pytest
 
 from analyzer.model import ParseError
 from analyzer.pipeline import parse
-from tests.analyzer.repair.mangle import terminal_wrap
+from tests.analyzer.repair.mangle import box, terminal_wrap
+
+CLASSIC = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]
+TABLE_U = ["1", "SIMPLE", "u", "eq_ref", "PRIMARY", "PRIMARY", "4", "t.id", "1", None]
 
 
 def marked(value: Any, indent: int = 2, key: str | None = None, level: int = 0) -> str:
@@ -167,3 +170,95 @@ def test_an_unclosed_comment_is_damage_not_a_reading():
 def test_comments_outside_a_document_are_not_a_plan():
     with pytest.raises(ParseError):
         parse("/* query_block */ { looks like } /* table */ nothing here\n/* select#1 */ select 1")
+
+
+# --- a unified diff of a plan -------------------------------------------------------------------
+
+
+def diffed(old: str, new: str) -> list[str]:
+    """The hunk lines of a diff from `old` to `new` (line by line: `-` old, `+` new, ` ` same)."""
+    out: list[str] = []
+    for before, after in zip(old.split("\n"), new.split("\n"), strict=True):
+        out += [" " + before] if before == after else ["-" + before, "+" + after]
+    return out
+
+
+def with_headers(hunk: list[str], name: str = "mysql-test/r/explain_json.result") -> str:
+    return "\n".join(
+        [
+            f"--- a/{name}",
+            f"+++ b/{name}",
+            f"@@ -120,{len(hunk)} +120,{len(hunk)} @@ EXPLAIN",
+            *hunk,
+        ]
+    )
+
+
+@pytest.mark.parametrize("indent", [1, 2, 4])
+def test_every_line_added_by_a_diff(indent):
+    text = "explain format=json select * from t0 where 1>2;\nEXPLAIN\n" + json.dumps(
+        {"query_block": {"select_id": 1, "table": {"table_name": "t0", "access_type": "ALL", "rows": 5}}},
+        indent=indent,
+    )
+    parsed = parse("\n".join("+" + line for line in text.split("\n")))
+    assert [row["table"] for row in parsed.rows] == ["t0"]
+    assert not parsed.truncated
+    assert parsed.query == "select * from t0 where 1>2"
+    lines = text.count("\n") + 1
+    assert f"Removed the '+' a diff put before {lines} lines." in parsed.notices
+
+
+@pytest.mark.parametrize("headers", [True, False])
+def test_a_diff_of_a_json_plan_is_read_as_its_new_side(headers):
+    old = marked(plan(["a", "b"]))
+    new = old.replace(
+        '"table_name": "b",\n          "access_type": "eq_ref"', '"table_name": "b",\n          "access_type": "ref"'
+    )
+    new = new.replace('"rows_examined_per_scan": 10', '"rows_examined_per_scan": 99')
+    hunk = diffed(old, new)
+    text = with_headers(hunk) if headers else "\n".join(hunk)
+    parsed = parse(text)
+    assert [(row["table"], row["type"], row["rows"]) for row in parsed.rows] == [("a", "ALL", "99"), ("b", "ref", "99")]
+    assert not parsed.truncated
+    notice = next(n for n in parsed.notices if "a diff put before" in n)
+    assert "'+' and ' '" in notice and "the plan shown is the diff's new side" in notice
+    assert ("header line" in notice) is headers
+    left_out = [span for span in parsed.lines if span.reason == "a diff's header or a line it removed"]
+    assert left_out and left_out[0].first == (1 if headers else 12)
+
+
+def test_a_diff_of_a_table_with_hunk_headers():
+    old = box(CLASSIC, [["1", "SIMPLE", "t", "ALL", None, None, None, None, "1000", "Using where"], TABLE_U])
+    new = box(CLASSIC, [["1", "SIMPLE", "t", "ref", "k", "k", "4", "const", "12", None], TABLE_U])
+    parsed = parse("diff --git a/r.result b/r.result\nindex 1a2b3c4..5d6e7f8 100644\n" + with_headers(diffed(old, new)))
+    assert [(row["table"], row["type"], row["rows"]) for row in parsed.rows] == [
+        ("t", "ref", "12"),
+        ("u", "eq_ref", "1"),
+    ]
+    assert not parsed.truncated
+
+
+def test_a_diff_of_a_tree_plan():
+    old = "-> Nested loop inner join  (cost=4.5 rows=10)\n    -> Table scan on t  (cost=1.2 rows=10)\n    -> Single-row index lookup on u using PRIMARY (id=t.id)  (cost=0.3 rows=1)"
+    new = old.replace("Table scan on t  (cost=1.2 rows=10)", "Index scan on t using k  (cost=1.1 rows=10)")
+    for text in (with_headers(diffed(old, new)), "\n".join(diffed(old, new))):
+        parsed = parse(text)
+        assert parsed.format == "tree"
+        assert [row.get("table") for row in parsed.rows if row.get("table")] == ["t", "u"]
+        assert [(row["table"], row["type"], row["key"]) for row in parsed.rows] == [
+            ("t", "index", "k"),
+            ("u", "eq_ref", "PRIMARY"),
+        ]
+
+
+def test_plans_whose_lines_start_with_plus_or_minus_are_no_diff():
+    tree = "-> Limit: 10 row(s)\n    -> Sort: t.a  (cost=2 rows=5)\n        -> Table scan on t  (cost=1 rows=5)"
+    table = box(CLASSIC, [TABLE_U])
+    listed = "- -> Limit: 10 row(s)\n- -> Sort: t.a\n- -> Table scan on t  (cost=1 rows=5)"
+    for text in (tree, table, listed, "+1 for this\n+1 me too\n" + table):
+        assert not any("a diff put before" in n for n in parse(text).notices), text
+
+
+def test_a_hunk_header_alone_in_prose_is_not_taken_for_a_plan():
+    with pytest.raises(ParseError):
+        parse("@@ -1,2 +1,2 @@\n-old words\n+new words\n")
