@@ -42,6 +42,7 @@ PROMPT: Role = ("ignored", "a client prompt and what was typed there")
 STATEMENT: Role = ("ignored", "a typed statement, not the one the query was taken from")
 STATUS: Role = ("ignored", "a client status line such as 'N rows in set'")
 FENCE: Role = ("ignored", "a code fence")
+DIFF: Role = ("ignored", "a diff's header or a line it removed")
 QUERY_GIVEN: Role = ("ignored", "a typed statement; the query given with the paste is shown")
 _TAKEN: dict[str, Role] = {"prompt": PROMPT, "statement": STATEMENT, "status": STATUS, "note": CLIENT_WARNING}
 
@@ -169,13 +170,13 @@ def _taken(
 ) -> list[tuple[int, Role | None, bool]]:
     """Give the lines the cleanup emptied their role in `roles` and `filled` (over whatever a reader
     made of the empty lines they became); return the entries of the lines it dropped: code fences,
-    and lines put back at the end of another, which share its role."""
+    a diff's headers and removed lines, and lines put back at the end of another, which share its role."""
     numbers = cleaned.numbers
     query_number = numbers[query_at] if query_at is not None else None
     dropped: list[tuple[int, Role | None, bool]] = []
     for first, last, kind in cleaned.taken:
-        if kind == "fence":
-            dropped.append((first, FENCE, True))
+        if kind in ("fence", "diff"):
+            dropped.append((first, FENCE if kind == "fence" else DIFF, True))
             continue
         if kind == "joined":
             dropped.append((first, roles[bisect_right(numbers, first) - 1], True))

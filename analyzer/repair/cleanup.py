@@ -6,7 +6,8 @@ own lines), double spacing, `> ` quoting (also split off a line by a mail client
 numbers, uniform indentation, client prompts (whose statement becomes the query) and the
 client's status lines; `analyzer.repair.decorations` adds the decoding of HTML-escaped,
 quoted-printable and `\\n`-escaped pastes and of tables flattened onto one line, and the removal
-of log prefixes, logger quotes, continuation backslashes and wrap marks. Every repair is
+of log prefixes, logger quotes, continuation backslashes and wrap marks; `analyzer.repair.diff`
+reads a unified diff of a plan as its new side. Every repair is
 reported as a sentence in `Cleaned.notices`.
 
 Lines are only dropped where a repair joins or removes them (`Cleaned.numbers` keeps each
@@ -34,6 +35,7 @@ from analyzer.repair.decorations import (
     unescape_html,
     unescape_newlines,
 )
+from analyzer.repair.diff import take_diff
 from analyzer.repair.labels import starts_run
 from analyzer.repair.scan import blank_count, line_indexes, pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
@@ -116,8 +118,8 @@ class Cleaned:
     # What the cleanup took out, as (first, last, kind) in line numbers of the paste: kind is "fence"
     # (a dropped code fence line), "joined" (a line put back at the end of the one before it),
     # "prompt" or "statement" (a statement typed at a prompt or without one), "status" (`N rows in
-    # set`) or "note" (a `Note (Code …)` warning); all but fences and joined lines are left as empty
-    # lines.
+    # set`), "note" (a `Note (Code …)` warning) or "diff" (a diff's header or a line it removed); all
+    # but fences, joined lines and diff lines are left as empty lines.
     taken: list[tuple[int, int, str]] = field(default_factory=list)
     # A decoding of the whole paste (quoted-printable, escaped line breaks, tables flattened onto
     # one line) joined or split its lines: `numbers` count the decoded lines, not the paste's.
@@ -174,6 +176,7 @@ def clean(text: str) -> Cleaned:
             # Numbers put on quoted lines: the quoting comes off after them.
             lines, more = _strip_quoting(numbered, notices)
             margins = _added(margins, more)
+    lines, numbers, margins = take_diff(lines, numbers, margins, notices, taken)
     lines, more = strip_decorations(lines, notices)
     margins = _added(margins, more)
     # Quoted or numbered lines hid the empty ones from the first look.
@@ -208,7 +211,9 @@ def _unescape_markdown(text: str, notices: list[str]) -> str:
     if "\\_" not in text or not _MARKDOWN_ESCAPED_RE.search(text):
         return text
     count = len(_MARKDOWN_ESCAPE_RE.findall(text))
-    notices.append(f"Removed {plural(count, 'Markdown escape')} (a backslash before _, * or <) a Markdown editor added.")
+    notices.append(
+        f"Removed {plural(count, 'Markdown escape')} (a backslash before _, * or <) a Markdown editor added."
+    )
     return _MARKDOWN_ESCAPE_RE.sub(r"\1", text)
 
 

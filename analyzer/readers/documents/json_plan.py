@@ -31,6 +31,7 @@ import json
 import math
 import re
 
+from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Plan
 from analyzer.readers.documents.document_model import SUBQUERY_LISTS, document_tree, operations_tree
@@ -86,6 +87,10 @@ _BATCH_CHARS = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "Z": "\x
 _FRAGMENT_RE = lazy_regex(r'^[ \t]*"(query_block|table|nested_loop)"\s*:\s*[{\[]', re.MULTILINE)
 _TYPOGRAPHIC_QUOTES = ("\u201c", "\u201d", "\u201e", "\u201f", "\u2033")
 _STRAIGHTEN = str.maketrans(dict.fromkeys(_TYPOGRAPHIC_QUOTES, '"'))
+# A string, a comment's opening or a bracket: what the scan for comments steps over.
+_COMMENT_SCAN = lazy_regex(r'"(?:[^"\\]|\\.)*"|/\*|[{}\[\]]')
+# What an end marker names: a key (`table`, `nested_loop`, `select#1`).
+_MARKER_NAME = lazy_regex(r"[\w#$-]{1,64}")
 # Strings and the structural characters of JSON, for the truncation scan.
 _TOKEN = lazy_regex(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
 
@@ -203,15 +208,113 @@ def _read_presented(text: str, start: int, decoder: json.JSONDecoder, margins: l
     except RecursionError:
         return _refused("The JSON plan is nested too deeply to be read.")
     except ValueError as error:
-        rejoined = _rejoin_wrapped(source)
-        doc = _decode(decoder, rejoined) if rejoined is not None else None
-        if rejoined is None or doc is None:
-            return _damaged(source, error, decoder)
-        source = rejoined
-        notices.append("Lines of the JSON plan were hard-wrapped by a terminal; they have been rejoined.")
+        mended = _mended(source, decoder)
+        if mended is None:
+            uncommented = _without_comments(source)
+            if uncommented is None:
+                return _damaged(source, error, decoder)
+            text = uncommented.text
+            return _damaged(text, _decode_error(decoder, text), decoder, uncommented.notice)
+        doc, source, repairs = mended
+        notices += repairs
     if not _is_explain(doc):
         return None
     return _build_plan(doc, source, notices, truncated=False)
+
+
+def _mended(source: str, decoder: json.JSONDecoder) -> tuple[Any, str, list[str]] | None:
+    """The document of a `source` that does not decode as it is, decoded after the repairs it
+    needs, with the text it was decoded from and the notices of those repairs: its comments taken
+    out, or its hard-wrapped lines rejoined (and then its comments taken out: a terminal wraps
+    the lines as printed, comments and all). None when neither makes it whole."""
+    uncommented = _without_comments(source)
+    doc = _decode(decoder, uncommented.text) if uncommented is not None else None
+    if uncommented is not None and doc is not None:
+        return doc, uncommented.text, [uncommented.notice]
+    rejoined = _rejoin_wrapped(source)
+    if rejoined is None:
+        return None
+    notices = ["Lines of the JSON plan were hard-wrapped by a terminal; they have been rejoined."]
+    again = _without_comments(rejoined)
+    if again is not None:
+        rejoined = again.text
+        notices.append(again.notice)
+    doc = _decode(decoder, rejoined)
+    return None if doc is None else (doc, rejoined, notices)
+
+
+@dataclass
+class _Uncommented:
+    """A document's text without its comments, and the notice that says what was removed."""
+
+    text: str
+    notice: str
+
+
+def _without_comments(source: str) -> _Uncommented | None:
+    """`source` without the `/* … */` comments outside the strings of the document it starts with
+    (scanned up to the bracket that closes it), each replaced by the line breaks it spanned so that
+    line numbers hold; None when there is none. A `/*` inside a string (a condition quoting
+    `/* select#2 */`) is text, and stays."""
+    if "/*" not in source:
+        return None
+    check_deadline()
+    pieces: list[str] = []
+    copied = at = depth = 0
+    comments: list[str] = []
+    markers = True
+    while (match := _COMMENT_SCAN.search(source, at)) is not None:
+        token = match.group()
+        at = match.end()
+        if token == "/*":
+            close = source.find("*/", at)
+            if close < 0:
+                break
+            pieces += [source[copied : match.start()], "\n" * source.count("\n", match.start(), close)]
+            comments.append(source[match.start() : close + 2])
+            markers = markers and _is_end_marker(source, match.start(), close + 2)
+            copied = at = close + 2
+        elif token in ("{", "["):
+            depth += 1
+        elif token in ("}", "]"):
+            depth -= 1
+            if depth <= 0:
+                break
+    if not comments:
+        return None
+    pieces.append(source[copied:])
+    return _Uncommented("".join(pieces), _comments_notice(comments, markers))
+
+
+def _comments_notice(comments: list[str], markers: bool) -> str:
+    """What removing `comments` did, naming the first; `markers`: all of them are end markers."""
+    example = comments[0] if len(comments[0]) <= 40 else comments[0][:36] + " …*/"
+    kind = "end marker" if markers else "comment"
+    what = f"the {kind} '{example}'" if len(comments) == 1 else f"{len(comments)} {kind}s such as '{example}'"
+    if markers:
+        return (
+            f"Removed {what} after the closing braces and brackets of the JSON plan "
+            "(comments naming what they close, which JSON does not allow)."
+        )
+    return f"Removed {what} from the JSON plan, outside its strings (JSON does not allow comments)."
+
+
+def _is_end_marker(source: str, start: int, end: int) -> bool:
+    """Whether the comment at `source[start:end]` is an end marker: a single name (`/* table */`)
+    right after a closing brace or bracket on its line."""
+    before = source[max(0, start - 40) : start].rstrip(" \t")
+    return before.endswith(("}", "]")) and _MARKER_NAME.fullmatch(source[start + 2 : end - 2].strip()) is not None
+
+
+def _decode_error(decoder: json.JSONDecoder, source: str) -> ValueError:
+    """The error decoding `source` stops at."""
+    try:
+        decoder.raw_decode(source)
+    except ValueError as error:
+        return error
+    except RecursionError:
+        pass
+    return ValueError("invalid JSON")
 
 
 def _decode(decoder: json.JSONDecoder, source: str) -> Any:
@@ -222,9 +325,10 @@ def _decode(decoder: json.JSONDecoder, source: str) -> Any:
     return doc
 
 
-def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder) -> Plan | None:
+def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder, repaired: str | None = None) -> Plan | None:
     """A Plan marked truncated for a document that is cut off or damaged, keeping the complete
-    part before the damage; None when the text was not an EXPLAIN document after all."""
+    part before the damage; None when the text was not an EXPLAIN document after all. `repaired`
+    is the notice of a repair made before (the comments taken out)."""
     position = getattr(error, "pos", 0) or 0
     doc = _salvage(source, position, decoder)
     if doc is not None and not _is_explain(doc):
@@ -239,9 +343,10 @@ def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder) -> Plan 
         )
     else:
         notice = "The JSON plan is truncated: the document ends before it is complete; only its complete part is shown."
+    notices = [repaired, notice] if repaired else [notice]
     if doc is None:
-        return Plan(format="json", columns=list(COLUMNS), truncated=True, notices=[notice])
-    return _build_plan(doc, source, [notice], truncated=True)
+        return Plan(format="json", columns=list(COLUMNS), truncated=True, notices=notices)
+    return _build_plan(doc, source, notices, truncated=True)
 
 
 def _rejoin_wrapped(source: str) -> str | None:
