@@ -256,6 +256,10 @@ def _gather(table: _Table, frame: _Frame, j: int) -> int:
             j, goes_on = _read_border(table, frame, j)
             if not goes_on:
                 break
+        elif table.borders and (cut := _glued_border_end(s, frame, table.indent)) is not None:
+            _take_off_glued_text(table, j, s, cut)
+            j, _ = _read_border(table, frame, j)
+            break
         elif table.borders == 0 and _is_markdown_rule(s):
             if table.sections[-1]:
                 table.sections.append([])
@@ -326,6 +330,30 @@ def _take_off_remark(table: _Table, j: int, s: str, cut: int) -> None:
     """Drop a remark typed after the row's closing `|` (at `s[cut:]`) from `lines[j]`, in a copy of the lines."""
     table.notices.append(
         f"Ignored the text after the table's right border on line {table.numbers[j]} ('{s[cut:].strip()[:40]}')."
+    )
+    if not table.copied:
+        table.lines = list(table.lines)
+        table.copied = True
+    table.lines[j] = s[:cut]
+
+
+def _glued_border_end(line: str, frame: _Frame, indent: int) -> int | None:
+    """Where a border that other text was glued to (its line break lost) ends in `line`: its run of
+    `+` and `-` from the table's indentation is exactly the table's width, with every `+` at a
+    column of the frame's, and text that is neither `+` nor `-` follows. None otherwise."""
+    end = frame.total
+    if end is None or frame.left_open or line[indent : indent + 1] != "+" or len(line) <= end or line[end] in "+-":
+        return None
+    border = line[indent:end]
+    if not border.isascii() or border.strip("+-") or not border.endswith("+"):
+        return None
+    return end if [k for k, char in enumerate(line[:end]) if char == "+"] == frame.seps else None
+
+
+def _take_off_glued_text(table: _Table, j: int, s: str, cut: int) -> None:
+    """Part the border at `lines[j]` (`s`) from the text glued after it at `s[cut:]`, in a copy of the lines."""
+    table.notices.append(
+        f"Ignored the text glued after the table's border on line {table.numbers[j]} ('{s[cut:].strip()[:40]}')."
     )
     if not table.copied:
         table.lines = list(table.lines)

@@ -1,0 +1,72 @@
+"""Client tables damaged on their way to a page: a bottom border with text glued after it, a last
+cell edited by hand past the right border, a table a page starts in the middle of, Markdown tables
+without outer pipes, a table flattened onto one line with a border split by a space, and cells put
+one per line each with its right `|`."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.model import ParseError
+from analyzer.pipeline import parse
+
+NAMES = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]
+ROWS = [
+    ["1", "PRIMARY", "orders", "ALL", "idx_customer", "NULL", "NULL", "NULL", "1200", "Using where"],
+    ["1", "PRIMARY", "customers", "eq_ref", "PRIMARY", "PRIMARY", "4", "shop.orders.customer_id", "1", ""],
+    ["2", "SUBQUERY", "items", "ref", "idx_order", "idx_order", "4", "const", "3", "Using index"],
+]
+SIMPLE = [["1", "SIMPLE", "t", "range", "idx_a", "idx_a", "5", "NULL", "40", "Using index condition"]]
+
+
+def _rows(count: int) -> list[list[str]]:
+    """`count` rows of a plan (1 or 3) the check stage takes as whole."""
+    return SIMPLE if count == 1 else ROWS[:count]
+
+
+def _box(names: list[str], rows: list[list[str]], indent: str = "") -> list[str]:
+    """The client's boxed table, as lines."""
+    table = [names, *rows]
+    widths = [max(len(line[k]) for line in table) for k in range(len(names))]
+    border = indent + "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(cells: list[str]) -> str:
+        return indent + "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    return [border, line(names), border, *(line(row) for row in rows), border]
+
+
+def _tables(plan) -> list[str | None]:
+    return [row["table"] for row in plan.rows]
+
+
+# A bottom border with other text glued after it (its line break lost).
+
+
+@pytest.mark.parametrize("indent", ["", "  "])
+@pytest.mark.parametrize("count", [1, 3])
+@pytest.mark.parametrize("glued", ["expr IN (SELECT a FROM t)", "Next we look at", " (see below)", "1 row in set"])
+def test_a_bottom_border_with_text_glued_after_it_ends_the_table(indent, count, glued):
+    lines = _box(NAMES, _rows(count), indent)
+    lines[-1] += glued
+    plan = parse("\n".join(["Some prose first.", *lines, "More prose."]))
+    assert not plan.truncated, plan.notices
+    assert _tables(plan) == [row[2] for row in _rows(count)]
+    assert any("glued after the table's border on line" in notice for notice in plan.notices)
+
+
+def test_a_glued_border_must_have_the_tables_width_and_columns():
+    lines = _box(NAMES, ROWS[:2])
+    # A border of another width (its `+` signs elsewhere) glued to text is no bottom border of this table.
+    lines[-1] = "+----+---+" + "text"
+    plan = parse("\n".join(lines))
+    assert plan.truncated
+    assert not any("glued" in notice for notice in plan.notices)
+
+
+def test_a_border_whose_dashes_go_on_past_the_width_is_not_parted():
+    lines = _box(NAMES, ROWS[:2])
+    lines[-1] += "-----+ more"
+    plan = parse("\n".join(lines))
+    assert plan.truncated
+    assert not any("glued" in notice for notice in plan.notices)
