@@ -70,3 +70,40 @@ def test_a_border_whose_dashes_go_on_past_the_width_is_not_parted():
     plan = parse("\n".join(lines))
     assert plan.truncated
     assert not any("glued" in notice for notice in plan.notices)
+
+
+# A last cell edited by hand past the right border.
+
+
+def _overflowing(extra: str, row: int = 0) -> str:
+    lines = _box(NAMES, ROWS)
+    at = 3 + row
+    cut = lines[at].rfind("|", 0, len(lines[at]) - 1)
+    lines[at] = lines[at][: cut + 1] + f" {extra} |"
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("row", [0, 2])
+@pytest.mark.parametrize("extra", ["Backward index scan,Using index", "Using where; Using index; Using filesort"])
+def test_a_last_cell_running_past_the_border_is_read_to_the_closing_bar(row, extra):
+    plan = parse(_overflowing(extra, row))
+    assert not plan.truncated, plan.notices
+    assert plan.rows[row]["extra"] == extra
+    assert _tables(plan) == [r[2] for r in ROWS]
+    assert any("runs past the table's right border" in notice for notice in plan.notices)
+
+
+def test_an_overflowing_row_without_its_closing_bar_stays_cut():
+    text = _overflowing("Backward index scan,Using index")
+    lines = text.split("\n")
+    lines[3] = lines[3].rstrip("| ")
+    plan = parse("\n".join(lines))
+    assert plan.truncated
+    assert plan.affected_rows == [0]
+
+
+@pytest.mark.parametrize("extra", ["Using index | note", "a |b"])
+def test_an_overflow_holding_another_cell_is_damaged(extra):
+    plan = parse(_overflowing(extra))
+    assert plan.truncated
+    assert plan.affected_rows == [0]
