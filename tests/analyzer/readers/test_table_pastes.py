@@ -107,3 +107,50 @@ def test_an_overflow_holding_another_cell_is_damaged(extra):
     plan = parse(_overflowing(extra))
     assert plan.truncated
     assert plan.affected_rows == [0]
+
+
+# A table a page starts in the middle of: rows, then the bottom border, no header or top border.
+
+UNION_ROWS = [
+    ["1", "PRIMARY", "t1", "ALL", "NULL", "NULL", "NULL", "NULL", "1000", ""],
+    ["2", "UNION", "t2", "ALL", "NULL", "NULL", "NULL", "NULL", "1000", ""],
+    ["NULL", "UNION RESULT", "<union1,2>", "ALL", "NULL", "NULL", "NULL", "NULL", "NULL", ""],
+]
+
+
+def _tail(rows: list[list[str]], squeeze_null: bool, indent: str = "") -> str:
+    lines = _box(NAMES, rows, indent)[3:]
+    if squeeze_null:
+        lines = [line.replace("| NULL ", "|NULL ", 1) if "UNION RESULT" in line else line for line in lines]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("squeeze_null", [False, True])
+@pytest.mark.parametrize("indent", ["", "    "])
+@pytest.mark.parametrize("count", [1, 2])
+def test_rows_closed_by_a_bottom_border_without_header_are_read_and_truncated(squeeze_null, indent, count):
+    rows = UNION_ROWS[3 - count :]
+    plan = parse("Page 3\n\n" + _tail(rows, squeeze_null, indent))
+    assert plan.truncated
+    assert _tables(plan) == [row[2] for row in rows]
+    assert plan.rows[-1]["select_type"] == "UNION RESULT" and plan.rows[-1]["id"] is None
+    assert any("starts before the paste" in notice for notice in plan.notices)
+
+
+def test_headerless_rows_inside_both_borders_are_not_said_to_start_mid_table():
+    lines = _box(NAMES, UNION_ROWS)
+    plan = parse("\n".join([lines[0], *lines[3:]]))
+    assert _tables(plan) == [row[2] for row in UNION_ROWS]
+    assert not any("starts before the paste" in notice for notice in plan.notices)
+
+
+def test_headerless_rows_without_borders_are_not_said_to_start_mid_table():
+    plan = parse("\n".join(_box(NAMES, UNION_ROWS)[3:-1]))
+    assert _tables(plan) == [row[2] for row in UNION_ROWS]
+    assert not any("starts before the paste" in notice for notice in plan.notices)
+
+
+def test_a_null_id_starts_a_row_only_before_a_result_select_type():
+    text = "\n".join(_box(NAMES, [["NULL", "SIMPLE", "t", "ALL", "NULL", "NULL", "NULL", "NULL", "5", ""]])[3:])
+    with pytest.raises(ParseError):
+        parse(text)
