@@ -480,6 +480,10 @@ def _read_rows(
             if parts is not None and len(parts) == len(result.columns):
                 cells, ok = parts, True
                 table.loose += 1
+            elif table.markdown and parts is not None and len(parts) < len(result.columns):
+                # A Markdown row may leave out its last cells: those it holds are in order, the rest missing.
+                cells = parts + [CUT] * (len(result.columns) - len(parts))
+                table.loose += 1
         if not ok and (overflowing := _overflowing(text, frame)) is not None:
             cells, ok = overflowing, True
             table.overflows.append(table.numbers[at])

@@ -154,3 +154,62 @@ def test_a_null_id_starts_a_row_only_before_a_result_select_type():
     text = "\n".join(_box(NAMES, [["NULL", "SIMPLE", "t", "ALL", "NULL", "NULL", "NULL", "NULL", "5", ""]])[3:])
     with pytest.raises(ParseError):
         parse(text)
+
+
+# Markdown tables without outer pipes, written with or without spaces around their `|` signs.
+
+
+def _markdown(rows: list[list[str]], rule: str, spaced: bool, outer: bool = False, drop: int = 0) -> str:
+    sep = " | " if spaced else "|"
+
+    def line(cells: list[str]) -> str:
+        text = sep.join(cells)
+        pad = " " if spaced else ""
+        return f"|{pad}{text}{pad}|" if outer else text
+
+    rule_line = "|".join([rule] * len(NAMES))
+    return "\n".join(
+        [line(NAMES), f"|{rule_line}|" if outer else rule_line, *(line(row[: len(row) - drop]) for row in rows)]
+    )
+
+
+@pytest.mark.parametrize("rule", ["-", "---", ":-", ":-:", "--:"])
+@pytest.mark.parametrize("spaced", [False, True])
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_markdown_table_without_outer_pipes_is_read(rule, spaced, count):
+    rows = [[cell or "NULL" for cell in row] for row in _rows(count)]
+    plan = parse(_markdown(rows, rule, spaced))
+    assert not plan.truncated, plan.notices
+    assert _tables(plan) == [row[2] for row in rows]
+    assert [row["extra"] or "NULL" for row in plan.rows] == [row[-1] for row in rows]
+
+
+@pytest.mark.parametrize("outer", [False, True])
+@pytest.mark.parametrize("spaced", [False, True])
+@pytest.mark.parametrize("drop", [1, 2])
+def test_markdown_rows_short_of_cells_are_read_in_order_and_truncated(outer, spaced, drop):
+    rows = [[cell or "NULL" for cell in row] for row in ROWS]
+    plan = parse(_markdown(rows, "---", spaced, outer, drop))
+    assert plan.truncated
+    assert _tables(plan) == [row[2] for row in rows]
+    assert [row["type"] for row in plan.rows] == [row[3] for row in rows]
+    assert all(row["extra"] == "…" for row in plan.rows)
+    assert plan.affected_rows == [0, 1, 2]
+
+
+def test_a_header_of_another_count_than_its_rule_is_no_markdown_table():
+    text = "id|select_type|table|type|possible_keys|key|key_len|ref|rows|Extra\n-|-|-\n1|SIMPLE|t|ALL|NULL|NULL|NULL|NULL|5|"
+    with pytest.raises(ParseError):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a|b|c\n-|-|-\n1|2|3",
+        "Costs went up|down|sideways\n---|---|---\nnot a plan|at all|here",
+    ],
+)
+def test_markdown_tables_of_other_columns_are_no_explain(text):
+    with pytest.raises(ParseError):
+        parse(text)
