@@ -213,3 +213,10 @@ def test_a_header_of_another_count_than_its_rule_is_no_markdown_table():
 def test_markdown_tables_of_other_columns_are_no_explain(text):
     with pytest.raises(ParseError):
         parse(text)
+
+
+@pytest.mark.parametrize("prose", ["", "The plan:\n"])
+def test_a_tab_separated_header_ending_the_paste_is_read_without_rows(prose):
+    plan = parse(prose + "\t".join(NAMES))
+    assert plan.truncated
+    assert plan.rows == []
