@@ -220,3 +220,35 @@ def test_a_tab_separated_header_ending_the_paste_is_read_without_rows(prose):
     plan = parse(prose + "\t".join(NAMES))
     assert plan.truncated
     assert plan.rows == []
+
+
+# A client session flattened onto one line, a border split by a stray space.
+
+
+def _flattened(rows: list[list[str]], split_at: int, tail: str = "") -> str:
+    lines = _box(NAMES, rows)
+    border = lines[0]
+    split = border[:split_at] + " " + border[split_at:] if split_at else border
+    lines = [split if line == border else line for line in lines]
+    status = f"{len(rows)} row{'s' if len(rows) > 1 else ''} in set (0.01 sec)"
+    return " ".join(["mysql> EXPLAIN SELECT * FROM t;", *lines, status]) + tail
+
+
+@pytest.mark.parametrize("split_at", [0, 3, -3, -10])
+@pytest.mark.parametrize("count", [1, 3])
+@pytest.mark.parametrize("tail", ["", "Copy the code", " Next: indexes."])
+def test_a_flattened_table_with_a_space_inside_a_border_is_read(split_at, count, tail):
+    rows = _rows(count)
+    plan = parse(_flattened(rows, split_at, tail))
+    assert not plan.truncated, plan.notices
+    assert _tables(plan) == [row[2] for row in rows]
+    assert [row["type"] for row in plan.rows] == [row[3] for row in rows]
+    assert any("back on its lines" in notice for notice in plan.notices)
+    assert any("stray space" in notice for notice in plan.notices) == bool(split_at)
+
+
+def test_a_border_run_with_two_spaces_is_not_unflattened():
+    text = _flattened(ROWS, 0).replace("+----+", "+-- - -+")
+    assert text.count("+-- - -+") == 3
+    with pytest.raises(ParseError):
+        parse(text)
