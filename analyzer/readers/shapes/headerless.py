@@ -177,7 +177,12 @@ def flag_cut_values(result: ResultSet, numbers: list[int]) -> None:
     for index, row in enumerate(result.rows):
         column = next((name for name in reversed(result.columns) if row.get(name)), None)
         text = row[column] if column is not None else None
-        if column is not None and text is not None and not text.endswith(CUT) and stops_inside(column, text):
+        if (
+            column is not None
+            and text is not None
+            and not text.endswith(CUT)
+            and stops_inside(column, text, result.columns)
+        ):
             row[column] = text + CUT
             cut.append(index)
     if not cut:

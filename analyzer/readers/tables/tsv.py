@@ -502,7 +502,7 @@ def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
         return _shown_width(line) % batch.tab != 0
     if line.endswith("\t"):
         return False  # it ends with a separator, not inside a value
-    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column])
+    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column], batch.columns)
 
 
 def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:

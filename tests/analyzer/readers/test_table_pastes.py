@@ -252,3 +252,100 @@ def test_a_border_run_with_two_spaces_is_not_unflattened():
     assert text.count("+-- - -+") == 3
     with pytest.raises(ParseError):
         parse(text)
+
+
+# Tab- or space-separated output cut at a width.
+
+ANALYZE_NAMES = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "r_rows"]
+ANALYZE_NAMES += ["filtered", "r_filtered", "Extra"]
+MYSQL57_NAMES = ["id", "select_type", "table", "partitions", "type", "possible_keys", "key", "key_len", "ref", "rows"]
+MYSQL57_NAMES += ["filtered", "Extra"]
+OLD_ROW = ["1", "SIMPLE", "order_items_archive", "ALL", "NULL", "NULL", "NULL", "NULL", "2"]
+
+
+def _cut_after_join_buffer(names: list[str], row: list[str], kind: str, pad: str = "") -> tuple[str, int]:
+    """Batch output whose last row's Extra is cut right after `Using join buffer`, and the cut's width."""
+    first = ["1", "SIMPLE", "t1", *(["NULL"] if "partitions" in names else []), "ALL"]
+    first += ["NULL"] * 4 + ["10"] + ["10.00", "100.00", "100.00"][: len(names) - len(first) - 6] + ["Using where"]
+    line = "\t".join([*row, f"Using where{pad}; Using join buffer {kind}"])
+    kept = line.index(" (") if "(" in kind else len(line)
+    return "\n".join(["\t".join(names), "\t".join(first), line[:kept]]), kept
+
+
+@pytest.mark.parametrize("pad", ["", "; Using index"])
+@pytest.mark.parametrize(
+    ("names", "row", "kind"),
+    [
+        (ANALYZE_NAMES, [*OLD_ROW, "2.00", "100.00", "100.00"], "(flat, BNL join)"),
+        (ANALYZE_NAMES, [*OLD_ROW, "2.00", "50.00", "50.00"], "(incremental, BNLH join)"),
+        (MYSQL57_NAMES, [*OLD_ROW[:3], "NULL", *OLD_ROW[3:], "100.00"], "(Block Nested Loop)"),
+        (MYSQL57_NAMES, [*OLD_ROW[:3], "NULL", *OLD_ROW[3:], "33.33"], "(hash join)"),
+    ],
+)
+def test_a_bare_join_buffer_from_a_server_that_names_its_kind_was_cut(names, row, kind, pad):
+    text, _ = _cut_after_join_buffer(names, row, kind, pad)
+    plan = parse(text)
+    assert plan.truncated
+    assert plan.rows[-1]["extra"].endswith("Using join buffer…")
+
+
+def test_a_bare_join_buffer_from_an_older_server_is_whole():
+    names = [*NAMES[:9], "Extra"]
+    text = "\n".join(
+        [
+            "\t".join(names),
+            "\t".join(["1", "SIMPLE", "t1", "ALL", "NULL", "NULL", "NULL", "NULL", "10", "Using where"]),
+            "\t".join([*OLD_ROW, "Using where; Using join buffer"]),
+        ]
+    )
+    plan = parse(text)
+    assert not plan.truncated, plan.notices
+    assert plan.rows[-1]["extra"] == "Using where; Using join buffer"
+
+
+SPACED_ROWS = [
+    ["1", "SIMPLE", "t1", "index_merge", "idx_a,idx_b,idx_c", "idx_a,idx_b", "4,4", "NULL", "2508", "Using where"],
+    ["1", "SIMPLE", "t2", "ref", "idx_d", "idx_d", "5", "test.t1.d", "12", "Using index"],
+]
+
+
+def _spaced(rows: list[list[str]]) -> list[str]:
+    return [" ".join(NAMES), *(" ".join(row) for row in rows)]
+
+
+def _cut_spaced_row(width: int, keep: str) -> str:
+    """The first of `SPACED_ROWS` cut at `width` characters right after `keep` (`25` of the rows'
+    2508, or the whole 2508 before Extra): its possible_keys are lengthened to make the cut fall there."""
+    row = list(SPACED_ROWS[0])
+    keys = row[4]
+    for filler in ["", "c", *(",k" + "k" * m for m in range(width))]:
+        row[4] = keys.replace("idx_c", "idx_c" + filler) if filler == "c" else keys + filler
+        line = " ".join(row)
+        if line[:width].endswith(" " + keep):
+            return line[:width]
+    raise AssertionError(f"no cut at {width} after {keep}")
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+@pytest.mark.parametrize("keep", ["25", "2508"])
+def test_a_space_separated_row_cut_at_a_usual_width_before_extra_is_truncated(width, keep):
+    plan = parse("\n".join([" ".join(NAMES), _cut_spaced_row(width, keep), " ".join(SPACED_ROWS[1])]))
+    assert plan.truncated
+    assert plan.rows[0]["rows"] == keep + "…"
+    assert plan.rows[0]["extra"] == "…"
+    assert any("truncated at that width" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("width", [90, 111])
+def test_rows_cut_at_one_width_shared_by_two_lines_are_truncated(width):
+    line = _cut_spaced_row(width, "2508")
+    plan = parse("\n".join([" ".join(NAMES), line, line.replace("t1", "t3")]))
+    assert plan.truncated
+    assert [row["extra"] for row in plan.rows] == ["…", "…"]
+
+
+@pytest.mark.parametrize("width", [90, 111])
+def test_a_lone_widest_row_without_extra_at_an_unusual_width_is_whole(width):
+    plan = parse("\n".join([" ".join(NAMES), _cut_spaced_row(width, "2508"), " ".join(SPACED_ROWS[1])]))
+    assert not plan.truncated, plan.notices
+    assert plan.rows[0]["rows"] == "2508"
