@@ -393,8 +393,9 @@ def result_sets(
         head = line.lstrip()[:1]
         result = None
         end = i + 1
-        # (Of the lines starting with `|`, only a Jira header's `||` may open markup.)
-        markup = head in ("<", "i") or line.lstrip().startswith("||")
+        # (Of the lines starting with `|`, only a Jira header's `||` may open markup; of those starting
+        # with `-`, only the border over a table's cells put one per line, `id |` first.)
+        markup = head in ("<", "i") or (line.lstrip().startswith(("||", "-")) and _over_id_cell(lines, i))
         if head == "|" and not markup and wrapped.refused_again(i, len(line) - len(line.lstrip())):
             continue  # the table reader refuses it, as it did the header line it is a piece of
         if markup and _starts_markup(lines, i):
@@ -425,6 +426,12 @@ def result_sets(
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _over_id_cell(lines: list[str], i: int) -> bool:
+    """Whether `lines[i]` (starting with `|` or `-`) opens markup: a Jira header (`||`), or a line
+    over `id |` (the border over a table whose cells were put one per line)."""
+    return lines[i].lstrip()[:1] == "|" or (i + 1 < len(lines) and lines[i + 1].replace(" ", "").lower() == "id|")
 
 
 def _starts_markup(lines: list[str], i: int) -> bool:

@@ -349,3 +349,53 @@ def test_a_lone_widest_row_without_extra_at_an_unusual_width_is_whole(width):
     plan = parse("\n".join([" ".join(NAMES), _cut_spaced_row(width, "2508"), " ".join(SPACED_ROWS[1])]))
     assert not plan.truncated, plan.notices
     assert plan.rows[0]["rows"] == "2508"
+
+
+# A table whose cells were each put on a line of their own, each with the `|` after it.
+
+
+def _cells_per_line(rows: list[list[str]], top: bool = True, bottom: bool = True, rule: str = "-" * 60 + "+") -> str:
+    lines = [rule] if top else []
+    lines += [f"{name} |" for name in NAMES] + [rule]
+    for row in rows:
+        lines += [f"{cell} |" if cell else "|" for cell in row]
+    if bottom:
+        lines.append(rule)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("rule", ["-" * 30 + "+", "-----+-----+", "--------"])
+@pytest.mark.parametrize("count", [1, 3])
+@pytest.mark.parametrize("top", [False, True])
+def test_cells_on_lines_of_their_own_with_their_bars_are_read(rule, count, top):
+    rows = _rows(count)
+    plan = parse("Before:\n" + _cells_per_line(rows, top=top, rule=rule) + "\nAfter.")
+    assert not plan.truncated, plan.notices
+    assert _tables(plan) == [row[2] for row in rows]
+    assert [row["extra"] or "" for row in plan.rows] == [row[-1] for row in rows]
+    assert any("each put on a line of their own" in notice for notice in plan.notices)
+    assert not any("other text" in notice and "line 2)" in notice for notice in plan.notices)
+
+
+def test_cells_per_line_under_a_top_border_without_the_bottom_one_are_truncated():
+    plan = parse(_cells_per_line(ROWS, bottom=False))
+    assert plan.truncated
+    assert _tables(plan) == [row[2] for row in ROWS]
+
+
+def test_a_cell_line_without_its_bar_ends_the_rows():
+    text = _cells_per_line(ROWS).replace("customers |", "customers")
+    plan = parse(text)
+    assert plan.truncated
+    assert _tables(plan) == ["orders"]
+
+
+def test_a_foreign_cell_list_is_no_explain():
+    with pytest.raises(ParseError):
+        parse("-----+\nid |\nnot a header |\n")
+
+
+def test_a_cell_list_of_too_few_explain_names_reads_no_rows():
+    plan = parse("id |\nselect_type |\nname |\nvalue |\n-----+\n1 |\nSIMPLE |\nx |\ny |")
+    assert plan.truncated
+    assert plan.rows == []
