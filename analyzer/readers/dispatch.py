@@ -54,7 +54,9 @@ if TYPE_CHECKING:
 
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASHED_BORDER_RE = lazy_regex(r"^\s*\+[-+\u2010-\u2015\u2212]*[\u2010-\u2015\u2212][-+\u2010-\u2015\u2212]*\s*$")
-_COMPACT_RULE_RE = lazy_regex(r"^\s*\|(?::?-+:?\|){3,}\s*$")
+# A Markdown rule without spaces around its `|` signs, three cells or more, outer pipes or not:
+# `|---|:-:|---|`, `-|-|-`.
+_COMPACT_RULE = r"[^\S\n]*+\|?:?-++:?(?:\|:?-++:?){2,}+\|?[^\S\n]*+$"
 _DOUBLE_RULE_RE = lazy_regex(r"^\s*\+=[=+]*\+\s*$")
 # What may be a line of a plan after an empty line: an arrow, or JSON punctuation and keys.
 _TREE_TEXT_RE = lazy_regex(r"->|^\s*[-+|│║*\u2022]")
@@ -328,20 +330,37 @@ def _rewritten(lines: list[str], indexes: list[int], rewrite: Callable[[str], st
 
 def _compact_markdown_lines(lines: list[str]) -> list[int]:
     """Indexes of the lines of Markdown tables written without spaces around their `|` signs: a
-    header over a `|--|---|` rule, and the `|` rows under it."""
+    header over a `|--|---|` rule, and the `|` rows under it. A table without outer pipes
+    (`a|b|c` over `-|-|-`) needs a header of as many cells as its rule, and its rows hold a `|`."""
     found: list[int] = []
     # A header is followed by its rule: look from the lines before the rules.
-    rules = starting_lines(lines, r"[^\S\n]*\|(?::?-+:?\|){3,}[^\S\n]*$")
-    for i in sorted({rule - 1 for rule in rules if rule}):
-        header = lines[i]
-        if (not found or i > found[-1]) and header.count("|") >= 4 and " | " not in header:
-            if not _COMPACT_RULE_RE.match(lines[i + 1]):
-                continue
-            j = i + 2
-            while j < len(lines) and lines[j].lstrip().startswith("|") and " | " not in lines[j]:
-                j += 1
-            found.extend(range(i, j))
+    for i in sorted({rule - 1 for rule in starting_lines(lines, _COMPACT_RULE) if rule}):
+        header = lines[i].strip()
+        if (found and i <= found[-1]) or " | " in header:
+            continue
+        outer = header.startswith("|")
+        if not (header.count("|") >= 4 if outer else _markdown_cells(header) == _markdown_cells(lines[i + 1]) >= 3):
+            continue
+        j = i + 2
+        while j < len(lines) and _compact_row(lines[j], outer):
+            j += 1
+        found.extend(range(i, j))
     return found
+
+
+def _markdown_cells(line: str) -> int:
+    """How many cells a Markdown table line holds, its outer pipes left out (an escaped `\\|` is in a cell)."""
+    s = line.strip()
+    s = s[1:] if s.startswith("|") else s
+    s = s[:-1] if s.endswith("|") and not s.endswith("\\|") else s
+    return len(re.split(r"(?<!\\)\|", s))
+
+
+def _compact_row(line: str, outer: bool) -> bool:
+    """Whether `line` is a row of a Markdown table written without spaces around its `|` signs
+    (starting with `|` when its header does)."""
+    s = line.strip()
+    return " | " not in s and (s.startswith("|") if outer else "|" in s)
 
 
 def _spaced_pipes(line: str) -> str:
@@ -374,8 +393,9 @@ def result_sets(
         head = line.lstrip()[:1]
         result = None
         end = i + 1
-        # (Of the lines starting with `|`, only a Jira header's `||` may open markup.)
-        markup = head in ("<", "i") or line.lstrip().startswith("||")
+        # (Of the lines starting with `|`, only a Jira header's `||` may open markup; of those starting
+        # with `-`, only the border over a table's cells put one per line, `id |` first.)
+        markup = head in ("<", "i") or (line.lstrip().startswith(("||", "-")) and _over_id_cell(lines, i))
         if head == "|" and not markup and wrapped.refused_again(i, len(line) - len(line.lstrip())):
             continue  # the table reader refuses it, as it did the header line it is a piece of
         if markup and _starts_markup(lines, i):
@@ -406,6 +426,12 @@ def result_sets(
             result.start, result.end = i, end
             found.append(result)
     return found
+
+
+def _over_id_cell(lines: list[str], i: int) -> bool:
+    """Whether `lines[i]` (starting with `|` or `-`) opens markup: a Jira header (`||`), or a line
+    over `id |` (the border over a table whose cells were put one per line)."""
+    return lines[i].lstrip()[:1] == "|" or (i + 1 < len(lines) and lines[i + 1].replace(" ", "").lower() == "id|")
 
 
 def _starts_markup(lines: list[str], i: int) -> bool:

@@ -39,7 +39,8 @@ else:  # only the repairs that find their encoding in a paste use them
     json = lazy_module("json")
     quopri = lazy_module("quopri")
 
-_FLAT_BORDER_RE = lazy_regex(r"(\+(?:-{2,}\+){2,})")
+# Three columns or more, each of two dashes or more; a dash run may hold one stray space (`---- --+`).
+_FLAT_BORDER_RE = lazy_regex(r"(\+(?:(?=-[- ])-++(?: -++)?\+){2,})")
 # A cell border: a `|` with a space on at least one side (`ref|filter` holds one with none).
 _FLAT_SPLIT_RE = lazy_regex(r"(?<= )\||\|(?= )|^\||\|$")
 _QP_ESCAPE_RE = lazy_regex(r"=[0-9A-F]{2}")
@@ -101,23 +102,29 @@ def split_flattened_tables(text: str, notices: list[str]) -> str:
     if "+--" not in text:
         return text
     lines = text.split("\n")
-    changed = 0
+    changed = spaced = 0
     for i, line in enumerate(lines):
         if len(line) < 60 or line.count("+--") < 4 or line.count("|") < 6:
             continue
         rebuilt = _unflatten(line)
         if rebuilt is not None:
-            lines[i] = rebuilt
+            lines[i], split = rebuilt
             changed += 1
+            spaced += split
     if not changed:
         return text
     notices.append(f"Put {plural(changed, 'table')} pasted on one line (its line breaks lost) back on its lines.")
+    if spaced:
+        notices.append(f"Took a stray space out of {plural(spaced, 'border')} of a table pasted on one line.")
     return "\n".join(lines)
 
 
-def _unflatten(line: str) -> str | None:
+def _unflatten(line: str) -> tuple[str, int] | None:
+    """The table flattened onto `line` back on its lines, and how many of its borders held a
+    stray space (taken out); None when its borders and rows do not agree."""
     parts = _FLAT_BORDER_RE.split(line)
-    borders = parts[1::2]
+    spaced = sum(" " in border for border in parts[1::2])
+    borders = [border.replace(" ", "") for border in parts[1::2]]
     if len(borders) < 2 or len({border.count("+") for border in borders}) != 1:
         return None
     count = borders[0].count("+") - 1
@@ -137,7 +144,7 @@ def _unflatten(line: str) -> str | None:
             if start + count < len(cells) - 1 and cells[start + count].strip():
                 return None  # the gap between two rows holds text: not a row boundary
             out.append("| " + " | ".join(cell.strip() for cell in row) + " |")
-    return "\n".join(out)
+    return "\n".join(out), spaced
 
 
 def split_flattened_records(text: str, notices: list[str]) -> str:

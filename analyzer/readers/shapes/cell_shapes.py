@@ -15,6 +15,12 @@ from __future__ import annotations
 from analyzer.lazy import lazy_regex
 from analyzer.readers.vocabulary import ACCESS_TYPES, EXTRA_HEADS, EXTRA_ITEMS, EXTRA_PATTERNS, SELECT_TYPES
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+# An Extra item only servers before MySQL 5.6 and MariaDB 5.3 print without the kind after it.
+_BARE_JOIN_BUFFER = "using join buffer"
 # Access types that read no index (so key, key_len and ref are NULL), and those that always name one.
 _NO_KEY = frozenset({"ALL", "system", "hash_ALL"})
 _KEYED = ACCESS_TYPES - _NO_KEY
@@ -167,19 +173,31 @@ def starts_extra_item(text: str) -> bool:
     return not folded.startswith("null") and folded.startswith(_KNOWN_STARTS)
 
 
-def stops_inside(column: str, value: str) -> bool:
+def stops_inside(column: str, value: str, columns: Collection[str] = ()) -> bool:
     """True when a value that ends where its line ends visibly stops inside something: an unclosed
     parenthesis, after a separator, or (Extra) in an item, where it is the start of a longer one
-    and no item itself (`Using join buff`, `Using in`)."""
+    and no item itself (`Using join buff`, `Using in`) or no item the server that printed the
+    `columns` prints whole (`names_join_buffer`)."""
     text = value.rstrip()
     if text.count("(") > text.count(")") or text.endswith((",", ";", "(", "|")):
         return True
     if column != "extra" or not text:
         return False
     item = text.rsplit(";", 1)[-1].strip().casefold()
+    if item == _BARE_JOIN_BUFFER and names_join_buffer(columns):
+        return True
     if item in EXTRA_ITEMS or EXTRA_PATTERNS.fullmatch(item):
         return False
     return any(start.startswith(item) and start != item for start in _KNOWN_STARTS)
+
+
+def names_join_buffer(columns: Collection[str]) -> bool:
+    """Whether output with these columns comes from a server that names the join buffer's kind
+    (`Using join buffer (Block Nested Loop)`, `(flat, BNL join)`), never printing it bare as MySQL
+    5.5 and MariaDB 5.2 did: MariaDB's ANALYZE (`r_rows`, 10.1 on), or MySQL's `partitions` with
+    `filtered` (5.7 on; before, EXPLAIN printed one or the other)."""
+    names = set(columns)
+    return "r_rows" in names or {"partitions", "filtered"} <= names
 
 
 def known_extra(value: str) -> bool:

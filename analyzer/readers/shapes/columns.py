@@ -10,7 +10,8 @@
   is flagged `uncertain`. A line starting under a later column continues the row above (the
   manual wraps long cells so): each piece joins the cell it starts under; a line that fits no
   cell but reads as Extra items becomes the row's Extra, also flagged.
-  A row with as many cells as names between tabs or runs of spaces is read so.
+  A row with as many cells as names between tabs or runs of spaces is read so. Rows whose line
+  ends short of the last column at the width the lines were cut at (`_flag_cut_width`) are flagged.
 - A run of rows without a header, each starting with an id and a select_type
   (`readers.shapes.headerless`), read in a column order EXPLAIN prints when the values fit it.
 
@@ -25,7 +26,7 @@ from bisect import bisect_right
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
-from analyzer.readers.resultset import EXPLAIN_COLUMNS, ResultSet, value
+from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, ResultSet, value
 from analyzer.readers.shapes.by_value import fits, misfit, place
 from analyzer.readers.shapes.cell_shapes import starts_extra_item
 from analyzer.readers.shapes.headerless import (
@@ -36,7 +37,7 @@ from analyzer.readers.shapes.headerless import (
     starts_row,
 )
 from analyzer.readers.tables.table import is_border
-from analyzer.repair.textwidth import expand_tabs, width
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
@@ -150,6 +151,7 @@ class _Grid:
     header: _Header
     rows: list[list[str]] = field(default_factory=list)  # the cells, in the header's order
     row_lines: list[int] = field(default_factory=list)  # the number of each row's (first) line
+    row_ends: list[int] = field(default_factory=list)  # the index of each row's last line
     placed: list[int] = field(default_factory=list)  # numbers of the lines whose cells were placed by shape
     rejoined: list[int] = field(default_factory=list)  # numbers of the continuation lines joined to their row
     as_extra: list[int] = field(default_factory=list)  # numbers of the continuation lines taken as Extra
@@ -170,6 +172,10 @@ def _read_spaced(grid: _Grid) -> Read:
             return read, j + 1
         if not read:
             break
+        if len(grid.row_ends) < len(grid.rows):
+            grid.row_ends.append(j)
+        else:
+            grid.row_ends[-1] = j  # a line that continues the row above
         j += 1
     result = _spaced_result(grid)
     if isinstance(result, ResultSet) and grid.rows:
@@ -328,7 +334,40 @@ def _spaced_result(grid: _Grid) -> ResultSet | ParseError:
     result = ResultSet("tsv", list(columns), rows, header_line, notices=_spaced_notices(grid))
     result.uncertain = bool(grid.placed or grid.as_extra)
     flag_cut_values(result, grid.row_lines)
+    _flag_cut_width(result, grid)
     return result
+
+
+def _flag_cut_width(result: ResultSet, grid: _Grid) -> None:
+    """Flag the rows whose last line ends at the width the lines were cut at, short of their last
+    column: the widest of the header's and the rows' lines, when two or more lines end there or it
+    is a usual terminal width. The last value such a row shows was cut (it ends in `…`), the empty
+    columns after it are missing (`…`)."""
+    lines = grid.lines
+    sizes = [width(expand_tabs(lines[k].rstrip())) for k in [grid.start, *grid.row_ends]]
+    widest = max(sizes)
+    if sizes.count(widest) < 2 and widest not in USUAL_TERMINAL_WIDTHS:
+        return
+    columns = result.columns
+    cut: list[int] = []
+    for index, size in enumerate(sizes[1:]):
+        row = result.rows[index]
+        last = max((k for k, name in enumerate(columns) if row[name] != ""), default=0)
+        shown = row[columns[last]]
+        if size != widest or last == len(columns) - 1 or (shown or "").endswith(CUT):
+            continue
+        row[columns[last]] = ("NULL" if shown is None else shown) + CUT
+        row.update(dict.fromkeys(columns[last + 1 :], CUT))
+        cut.append(index)
+    if not cut:
+        return
+    result.truncated = True
+    result.affected_rows = sorted({*result.affected_rows, *cut})
+    result.notices.append(
+        f"{describe_lines([grid.row_lines[index] for index in cut]).capitalize()} "
+        f"{'ends' if len(cut) == 1 else 'end'} at {widest} columns before the last column: the lines look "
+        f"truncated at that width. The last value shown ends in '{CUT}' and the columns after it are '{CUT}'."
+    )
 
 
 def _spaced_notices(grid: _Grid) -> list[str]:

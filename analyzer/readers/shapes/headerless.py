@@ -28,9 +28,10 @@ from analyzer.readers.vocabulary import SELECT_TYPES
 from analyzer.structs import dataclass, field, replace
 from analyzer.wording import describe_lines
 
-# An id, then a select_type, at the start of a line (behind a comment's marker, maybe).
+# An id (NULL for the row of a union's result), then a select_type, at the start of a line (behind a
+# comment's marker, maybe).
 ROW_START_RE = lazy_regex(
-    r"[ \t|]*+(?:(?:#|--|//) *+)?\d++(?:\t| ++| *+\| *+)(?:SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED"
+    r"[ \t|]*+(?:(?:#|--|//) *+)?(?:\d++|NULL)(?:\t| ++| *+\| *+)(?:SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED"
     r"|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE)\b"
 )
 _COMMENT_RE = lazy_regex(r"\s*(#|--|//) *")
@@ -87,9 +88,11 @@ def _start(line: str) -> _Start | None:
     else:
         cells = _cells(body, separator)
         first, second = cells[0], cells[1:2]
-    return (
-        _Start(prefix, body, separator, cells) if first.isdigit() and any(s in SELECT_TYPES for s in second) else None
-    )
+    if first == "NULL":
+        second = [s for s in second if s.endswith(" RESULT")]  # only the row of a union's result has no id
+    elif not first.isdigit():
+        return None
+    return _Start(prefix, body, separator, cells) if any(s in SELECT_TYPES for s in second) else None
 
 
 def _separator(body: str) -> str:
@@ -128,10 +131,23 @@ def read_headerless(lines: list[str], numbers: list[int], start: int, first: int
     if not fitting or not (whole or _cut_short(run)):
         return _refusal(run), run.end
     if whole:
-        return _result(run, fitting), run.end
-    result = _result(replace(run, texts=run.texts[:-1], rows=run.rows[:-1], at=run.at[:-1]), fitting)
-    _add_cut_row(result, run)
+        result = _result(run, fitting)
+    else:
+        result = _result(replace(run, texts=run.texts[:-1], rows=run.rows[:-1], at=run.at[:-1]), fitting)
+        _add_cut_row(result, run)
+    if start == first and run.separator == "|" and is_border(lines[run.end - 1]):
+        _starts_mid_table(result, run)
     return result, run.end
+
+
+def _starts_mid_table(result: ResultSet, run: _Run) -> None:
+    """Flag `|` rows that close with a table's bottom border but open with neither a header nor a
+    top border: the table started above them (a page or a selection began in its middle)."""
+    result.truncated = True
+    result.notices.append(
+        f"The rows from line {run.numbers[run.at[0]]} end with a table's bottom border but have no header or top "
+        "border above them: the table starts before the paste, and its header and maybe rows of it are missing."
+    )
 
 
 def _add_cut_row(result: ResultSet, run: _Run) -> None:
@@ -161,7 +177,12 @@ def flag_cut_values(result: ResultSet, numbers: list[int]) -> None:
     for index, row in enumerate(result.rows):
         column = next((name for name in reversed(result.columns) if row.get(name)), None)
         text = row[column] if column is not None else None
-        if column is not None and text is not None and not text.endswith(CUT) and stops_inside(column, text):
+        if (
+            column is not None
+            and text is not None
+            and not text.endswith(CUT)
+            and stops_inside(column, text, result.columns)
+        ):
             row[column] = text + CUT
             cut.append(index)
     if not cut:

@@ -9,7 +9,8 @@
 - a Jira or Confluence wiki table: `||id||select_type||…||` header, `|1|SIMPLE|…|` rows, `\\|`
   for a `|` inside a cell.
 - a table copied from a web page that came out with one cell per line: the header names one
-  per line, then each row's cells.
+  per line, then each row's cells; also a client table whose cells each went onto a line of
+  their own with the `|` after them (`id |`, `select_type |`, borders as `-----+` lines).
 
 Each is returned as a `ResultSet` with format "table" (what the client or the page showed is a
 table) and a notice saying how it was read. Cells are decoded and kept as strings.
@@ -185,29 +186,80 @@ def _merge_rowid_filter(cells: list[str], header: list[str]) -> list[str]:
 
 
 def starts_cell_column(lines: list[str], i: int) -> bool:
-    """A web table copied with one cell per line: `id` alone on its line, then `select_type`."""
-    return lines[i].strip().lower() == "id" and i + 1 < len(lines) and lines[i + 1].strip().lower() == "select_type"
+    """A web table copied with one cell per line: `id` alone on its line, then `select_type`,
+    each followed by its `|` or neither."""
+    if _is_rule(lines[i]):
+        i += 1  # the border over a table whose cells keep their `|`
+        if i == len(lines) or not _barred(lines[i]):
+            return False
+    barred = _barred(lines[i])
+    return (
+        _cell(lines[i], barred).lower() == "id"
+        and i + 1 < len(lines)
+        and _barred(lines[i + 1]) == barred
+        and _cell(lines[i + 1], barred).lower() == "select_type"
+    )
 
 
 def parse_cell_column(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet | None, int]:
     """Header names one per line, then each row's cells one per line (an empty cell is an
     empty line). Every row starts with its id (a number or NULL): a row that does not ends
-    the table."""
-    k = start
+    the table.
+
+    A client table whose cells each went onto a line of their own keeps the `|` after each
+    (its left border lost): an empty cell is a lone `|`, and its borders (`-----+`) are lines
+    of their own, skipped; one above the header without one under the rows means rows are missing."""
+    top = _is_rule(lines[start])
+    k = start + top
+    barred = _barred(lines[k])
     header: list[str] = []
-    while k < len(lines) and lines[k].strip().lower() in EXPLAIN_COLUMNS and len(header) < len(EXPLAIN_COLUMNS):
-        header.append(lines[k].strip())
+    while (
+        k < len(lines)
+        and _barred(lines[k]) == barred
+        and _cell(lines[k], barred).lower() in EXPLAIN_COLUMNS
+        and len(header) < len(EXPLAIN_COLUMNS)
+    ):
+        header.append(_cell(lines[k], barred))
+        k += 1
+    if barred and k < len(lines) and _is_rule(lines[k]):
         k += 1
     count = len(header)
     data: list[list[str | None]] = []
-    while count >= MIN_CELL_COLUMNS and k < len(lines) and _ROW_ID_RE.match(lines[k].strip()):
-        cells = [line.strip() for line in lines[k : k + count]]
+    while count >= MIN_CELL_COLUMNS and k < len(lines) and _ROW_ID_RE.match(_cell(lines[k], barred)):
+        piece = lines[k : k + count]
+        if barred and not all(_barred(line) for line in piece):
+            break  # a cell line without its `|`: not a row of this table
+        cells = [_cell(line, barred) for line in piece]
         if len(cells) == count - 1 and header[-1].lower() == "extra":
             cells.append("")  # the empty Extra of the last row, lost with the trailing empty line
         k += count
         data.append([value(cell) for cell in cells])
-    notices = ["Read a table copied from a web page with one cell per line."]
-    return _result(header, data, numbers[start], notices, True, "table"), min(k, len(lines))
+    complete = True
+    if barred:
+        notices = ["Read a table whose cells were each put on a line of their own, with the '|' after each."]
+        closed = k < len(lines) and _is_rule(lines[k])
+        complete = closed or not top
+        k += closed
+    else:
+        notices = ["Read a table copied from a web page with one cell per line."]
+    return _result(header, data, numbers[start], notices, complete, "table"), min(k, len(lines))
+
+
+def _barred(line: str) -> bool:
+    """Whether a line of one cell ends with the `|` after the cell."""
+    return line.rstrip().endswith("|")
+
+
+def _cell(line: str, barred: bool) -> str:
+    """The cell on a line of its own, without the `|` after it when the table keeps those."""
+    text = line.strip()
+    return text[:-1].strip() if barred and text.endswith("|") else text
+
+
+def _is_rule(line: str) -> bool:
+    """A border line of `-` (and `+`) signs alone."""
+    text = line.strip()
+    return len(text) >= 3 and "-" in text and not text.strip("-+")
 
 
 def _result(

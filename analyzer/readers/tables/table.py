@@ -139,6 +139,7 @@ class _Table:
     markdown: bool = False  # a `|---|---|` rule under the header: a Markdown table
     collapsed: bool = False  # the header does not line up with the border either: spaces were collapsed
     loose: int = 0  # lines split at their `|` signs instead of the border's columns
+    overflows: list[int] = field(default_factory=list)  # numbers of the rows whose last cell runs past the border
     skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
 
@@ -256,6 +257,10 @@ def _gather(table: _Table, frame: _Frame, j: int) -> int:
             j, goes_on = _read_border(table, frame, j)
             if not goes_on:
                 break
+        elif table.borders and (cut := _glued_border_end(s, frame, table.indent)) is not None:
+            _take_off_glued_text(table, j, s, cut)
+            j, _ = _read_border(table, frame, j)
+            break
         elif table.borders == 0 and _is_markdown_rule(s):
             if table.sections[-1]:
                 table.sections.append([])
@@ -315,7 +320,9 @@ def _read_row(table: _Table, frame: _Frame, j: int, s: str) -> int:
         _take_off_remark(table, j, s, cut)
     row_text, k = _assemble(table.lines, j, frame, table.joins, table.margins, table.wrapped)
     if table.squeezed is None:
-        table.squeezed = frame.total is not None and not _aligned(row_text, 0, frame.seps)
+        table.squeezed = (
+            frame.total is not None and not _aligned(row_text, 0, frame.seps) and _overflowing(row_text, frame) is None
+        )
     if table.squeezed:
         row_text, k = _join_squeezed(table, frame, row_text, k)
     table.sections[-1].append((row_text, j))
@@ -326,6 +333,49 @@ def _take_off_remark(table: _Table, j: int, s: str, cut: int) -> None:
     """Drop a remark typed after the row's closing `|` (at `s[cut:]`) from `lines[j]`, in a copy of the lines."""
     table.notices.append(
         f"Ignored the text after the table's right border on line {table.numbers[j]} ('{s[cut:].strip()[:40]}')."
+    )
+    if not table.copied:
+        table.lines = list(table.lines)
+        table.copied = True
+    table.lines[j] = s[:cut]
+
+
+def _overflowing(text: str, frame: _Frame) -> list[str] | None:
+    """The cells of a row whose last cell runs past the right border (longer than the border's
+    column) but ends with the row's closing `|`: every separator but the last is in place, and no
+    `|` with a space beside it comes between the last one and the closing `|`. None otherwise."""
+    total, seps = frame.total, frame.seps
+    s = text.rstrip()
+    if total is None or frame.left_open or len(seps) < 2 or not s.endswith("|") or width(s) <= total:
+        return None
+    columns = Columns(s)
+    if not _in_place(columns.char, seps[-1], 0, seps[:-1]):
+        return None
+    last = s[columns.index(seps[-2]) + 1 : -1]
+    if " |" in last or "| " in last or last[:1] != " " or last[-1:] != " ":
+        return None
+    return [s[columns.index(a) + 1 : columns.index(b)].strip() for a, b in itertools.pairwise(seps[:-1])] + [
+        last.strip()
+    ]
+
+
+def _glued_border_end(line: str, frame: _Frame, indent: int) -> int | None:
+    """Where a border that other text was glued to (its line break lost) ends in `line`: its run of
+    `+` and `-` from the table's indentation is exactly the table's width, with every `+` at a
+    column of the frame's, and text that is neither `+` nor `-` follows. None otherwise."""
+    end = frame.total
+    if end is None or frame.left_open or line[indent : indent + 1] != "+" or len(line) <= end or line[end] in "+-":
+        return None
+    border = line[indent:end]
+    if not border.isascii() or border.strip("+-") or not border.endswith("+"):
+        return None
+    return end if [k for k, char in enumerate(line[:end]) if char == "+"] == frame.seps else None
+
+
+def _take_off_glued_text(table: _Table, j: int, s: str, cut: int) -> None:
+    """Part the border at `lines[j]` (`s`) from the text glued after it at `s[cut:]`, in a copy of the lines."""
+    table.notices.append(
+        f"Ignored the text glued after the table's border on line {table.numbers[j]} ('{s[cut:].strip()[:40]}')."
     )
     if not table.copied:
         table.lines = list(table.lines)
@@ -365,6 +415,11 @@ def _result(table: _Table, frame: _Frame, physical: list[tuple[str, int]]) -> Re
         result.notices.append(
             f"Split {plural(table.loose, 'line')} that {'does' if table.loose == 1 else 'do'} not line up with the "
             "table's columns at their '|' signs (spaces were collapsed or the table was typed by hand)."
+        )
+    if table.overflows:
+        result.notices.append(
+            f"The last cell on {describe_lines(table.overflows)} runs past the table's right border (edited by "
+            "hand?); read it up to the row's closing '|'."
         )
     if table.top and table.borders < 3 and frame.total is not None:
         _truncated(
@@ -425,6 +480,13 @@ def _read_rows(
             if parts is not None and len(parts) == len(result.columns):
                 cells, ok = parts, True
                 table.loose += 1
+            elif table.markdown and parts is not None and len(parts) < len(result.columns):
+                # A Markdown row may leave out its last cells: those it holds are in order, the rest missing.
+                cells = parts + [CUT] * (len(result.columns) - len(parts))
+                table.loose += 1
+        if not ok and (overflowing := _overflowing(text, frame)) is not None:
+            cells, ok = overflowing, True
+            table.overflows.append(table.numbers[at])
         if not ok:
             result.affected_rows.append(len(result.rows))
             damaged_lines.append(table.numbers[at])

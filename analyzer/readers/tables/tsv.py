@@ -502,7 +502,7 @@ def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
         return _shown_width(line) % batch.tab != 0
     if line.endswith("\t"):
         return False  # it ends with a separator, not inside a value
-    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column])
+    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column], batch.columns)
 
 
 def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:
@@ -602,7 +602,7 @@ def _wrap_width(lines: list[str], start: int) -> int | None:
     next blank line or result set: the widest line (tabs up to 8-column stops, as a terminal shows
     them), when two or more lines that are that wide go on on the next line (which starts no row)."""
     end = min(len(lines), start + 10_000)
-    k = start + 2  # (the line after the header may be a piece of it)
+    k = min(start + 2, end)  # (the line after the header may be a piece of it)
     while k < end and lines[k].strip() and not starts_tsv(lines[k]):
         k += 1
     widths = [_shown_width(line) for line in lines[start:k]]
@@ -612,8 +612,6 @@ def _wrap_width(lines: list[str], start: int) -> int | None:
     pieces = range(start + 1, k)
     wrapped = [at for at in pieces if widths[at - 1 - start] == widest and not _starts_row(lines[at])]
     return widest if len(wrapped) > 1 else None
-    widest = max(widths)
-    return widest if widths.count(widest) > 1 and widest >= 40 else None
 
 
 def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bool:
