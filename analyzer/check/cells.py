@@ -4,7 +4,9 @@
 select's name (`&lt;derived2&gt;`),
 Markdown escapes (`c1\\_0`) and emphasis (`**ALL**`), quotes a program or a writer put around a
 value (`'const'`, `‘range’`; a row whose terms are quoted has every quoted cell unquoted), and a
-comment typed after a value (`ref   -- equality lookup`, `ALL  <-- slow`). `judge_cells` then flags
+comment typed after a value (`ref   -- equality lookup`, `ALL  <-- slow`); and it puts back the
+server's spelling of terms a page's styling upper- or lower-cased (`RANGE`, `simple`, `null`:
+`restore_case`). `judge_cells` then flags
 the reading `uncertain` when a cell is still outside what its column can hold: an `id` that is not a
 number, a `select_type` or access `type` no server prints, figures that are not numbers, a `key_len`
 that is not a list of lengths, an Extra item with words after it that no item has.
@@ -112,6 +114,53 @@ def clean_cells(plan: Plan) -> None:
     _say(plan, repairs.wrappers, "Removed quotes or Markdown emphasis around the values of")
     _say(plan, repairs.nulls, "Read 'null' as NULL (a program's quoted copy of the rows) in")
     _say(plan, repairs.comments, "Removed a comment typed after the value of")
+    restore_case(plan)
+
+
+# The terms of the columns that print them, by their spelling without case: the server's spelling.
+_SPELLINGS: dict[str, dict[str, str]] = {
+    "select_type": {name.casefold(): name for name in SELECT_TYPES},
+    "type": {name.casefold(): name for name in ACCESS_TYPES},
+}
+
+
+def restore_case(plan: Plan) -> None:
+    """Put back the server's spelling of the terms a page's styling (or a writer) upper- or
+    lower-cased: a `select_type` or access `type` that is a term only without case (`RANGE`,
+    `simple`, `Range|Filter`), and `NULL` in any column (`null`, `Null`). Extra items are left as
+    printed: they are matched without case."""
+    restored: list[tuple[int, str]] = []
+    examples: list[str] = []
+    for index, row in enumerate(plan.rows):
+        for column, cell in row.items():
+            if cell is None or cell.endswith(CUT):
+                continue
+            spelled = "NULL" if cell.casefold() == "null" else _spelled(column, cell)
+            if spelled is None or spelled == cell:
+                continue
+            row[column] = None if spelled == "NULL" else spelled
+            restored.append((index, column))
+            if len(examples) < 3:
+                examples.append(f"{column} {_shown(cell)!r} as {spelled!r}")
+    if restored:
+        one = len(restored) == 1
+        plan.notices.append(
+            f"Restored the case of {plural(len(restored), 'term')} as the server prints {'it' if one else 'them'} "
+            f"({describe_cells(restored)}; {', '.join(examples)}): a page's styling or a writer changed "
+            f"{'it' if one else 'them'}."
+        )
+
+
+def _spelled(column: str, cell: str) -> str | None:
+    """The server's spelling of a term of `column` written in another case, or None."""
+    spellings = _SPELLINGS.get(column)
+    if spellings is None:
+        return None
+    folded = " ".join(cell.split()).casefold()
+    if column == "type" and folded.endswith("|filter"):
+        base = spellings.get(folded.removesuffix("|filter"))
+        return None if base is None else base + "|filter"
+    return spellings.get(folded)
 
 
 def _clean_row(index: int, row: Row, repairs: _Repairs, escapes: bool) -> None:

@@ -61,3 +61,77 @@ def test_empty_comma_fields_are_null_and_quoted_lists_kept_whole():
 def test_comma_lines_that_fit_no_column_order_are_refused(text):
     with pytest.raises(ParseError):
         parse(text)
+
+
+# --- terms whose case a page's styling changed
+
+
+def _vertical(
+    fields: list[tuple[str, str]],
+    banner: str = "*************************** 1. row ***************************",
+    sep: str = ": ",
+) -> str:
+    width = max(len(name) for name, _ in fields)
+    return banner + "\n" + "\n".join(f"{name.rjust(width)}{sep}{text}" for name, text in fields) + "\n"
+
+
+FIELDS = [
+    ("id", "1"),
+    ("select_type", "SIMPLE"),
+    ("table", "City"),
+    ("type", "range"),
+    ("possible_keys", "Population"),
+    ("key", "Population"),
+    ("key_len", "4"),
+    ("ref", "NULL"),
+    ("rows", "238"),
+    ("Extra", "Using index condition"),
+]
+
+
+@pytest.mark.parametrize(
+    ("rename", "values", "restored"),
+    [
+        (str.upper, {}, 0),
+        (str.capitalize, {"type": "RANGE"}, 1),
+        (lambda name: name, {"type": "Range", "select_type": "simple"}, 2),
+        (str.upper, {"type": "RANGE|FILTER", "ref": "null"}, 2),
+        (str.capitalize, {"type": "All", "Extra": "USING WHERE"}, 1),
+    ],
+    ids=["labels-upper", "labels-capitalised", "values-mixed", "rowid-filter-and-null", "all-and-extra"],
+)
+def test_terms_in_another_case_are_restored(rename, values, restored):
+    fields = [(rename(name), values.get(name, text)) for name, text in FIELDS]
+    plan = parse(_vertical(fields))
+    assert plan.format == "vertical" and not plan.uncertain and not plan.truncated, plan.notices
+    row = plan.rows[0]
+    assert row["table"] == "City" and row["select_type"] == "SIMPLE" and row["ref"] is None
+    expected = {"RANGE|FILTER": "range|filter", "All": "ALL"}.get(values.get("type", ""), "range")
+    assert row["type"] == expected
+    assert row["extra"] == values.get("Extra", "Using index condition")  # Extra items stay as printed
+    said = [notice for notice in plan.notices if notice.startswith("Restored the case of")]
+    assert len(said) == (1 if restored else 0)
+    if restored:
+        assert said[0].startswith(f"Restored the case of {restored} term")
+
+
+def test_a_table_row_with_lower_cased_terms_is_restored():
+    text = (
+        "+----+-------------+-------+------+------+\n"
+        "| id | select_type | table | type | rows |\n"
+        "+----+-------------+-------+------+------+\n"
+        "|  1 | simple      | t     | all  | 10   |\n"
+        "|  1 | Simple      | u     | REF  | 1    |\n"
+        "+----+-------------+-------+------+------+\n"
+    )
+    plan = parse(text)
+    assert [(row["select_type"], row["type"]) for row in plan.rows] == [("SIMPLE", "ALL"), ("SIMPLE", "ref")]
+    assert not plan.uncertain
+    assert any(notice.startswith("Restored the case of 4 terms") for notice in plan.notices)
+
+
+def test_a_word_that_is_no_term_in_any_case_is_still_flagged():
+    fields = [(name, {"type": "RANGES"}.get(name, text)) for name, text in FIELDS]
+    plan = parse(_vertical(fields))
+    assert plan.uncertain
+    assert not any(notice.startswith("Restored") for notice in plan.notices)
