@@ -135,3 +135,35 @@ def test_a_word_that_is_no_term_in_any_case_is_still_flagged():
     plan = parse(_vertical(fields))
     assert plan.uncertain
     assert not any(notice.startswith("Restored") for notice in plan.notices)
+
+
+@pytest.mark.parametrize(
+    ("banner", "prompt"),
+    [
+        ("1. Row ***************************", "db 09:26:15> EXPLAIN SELECT * FROM City WHERE Population > 1G\n"),
+        ("1. row ***********", ""),
+        ("*************************** 1. row ***************************", "mysql> EXPLAIN SELECT 1\\G\n"),
+    ],
+)
+def test_fields_without_a_space_after_the_colon_and_a_banner_without_its_leading_stars(banner, prompt):
+    fields = [(name.capitalize(), text) for name, text in FIELDS]
+    text = prompt + "\n".join(line.lstrip() for line in _vertical(fields, banner, ":").splitlines())
+    plan = parse(text)
+    assert plan.format == "vertical" and not plan.uncertain and not plan.truncated, plan.notices
+    assert plan.rows[0]["table"] == "City" and plan.rows[0]["rows"] == "238"
+    assert plan.rows[0]["extra"] == "Using index condition"
+    assert [span.role for span in plan.lines if span.role == "plan"] == ["plan"]
+    assert plan.lines[-1].first == (2 if prompt else 1)  # the banner is read as the row's
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Config:\nhost:db1\nport:3306\nuser:app\ntimeout:30\n",
+        "Notes:\nid:1 is the first\nkey:value pairs follow\ntype:unknown\n",
+        "1. Row ******** of the report\nid:1\n",
+    ],
+)
+def test_tight_labels_that_are_no_explain_are_not_read(text):
+    with pytest.raises(ParseError):
+        parse(text)
