@@ -31,6 +31,7 @@ ROW_RE = lazy_regex(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 # capitalised; the first group, the leading stars, is empty.
 _BARE_ROW_RE = lazy_regex(r" *()(\d+)\. ?[Rr][Oo][Ww] *(\*{5,})\s*$")
 ROW_MARK = "*** N. row ***"
+_CLIENT_STARS = 27  # the stars the client prints on each side of `N. row`
 # No terminal or mail client wraps lines narrower than this.
 _NARROWEST_WRAP = 40
 # A field line: its indentation (with the `- ` of a YAML or Markdown list item), name and value.
@@ -166,8 +167,9 @@ def _read_marker(scan: _Records, j: int, line: str, marker: re.Match[str]) -> in
     if j < len(scan.lines) and scan.lines[j].strip() and not scan.lines[j].strip().strip("*"):
         scan.wrapped_markers += 1
         return j + 1  # the rest of the stars, wrapped
-    if len(marker.group(3)) < len(marker.group(1)):
+    if len(marker.group(3)) < len(marker.group(1)) == _CLIENT_STARS:
         # Fewer stars after `row` than before, and no more on the next line: cut at this width.
+        # (A line with another number of stars before the row was retyped or restyled, not cut.)
         scan.cut_width = min(scan.cut_width or marker_width, marker_width)
     return j
 
