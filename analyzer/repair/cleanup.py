@@ -159,10 +159,9 @@ def clean(text: str) -> Cleaned:
         lines = [lines[n - 1] for n in numbers]
     taken: list[tuple[int, int, str]] = []
     lines, numbers = _drop_fences(lines, numbers, notices, taken)
-    kept = _undouble(lines, notices)
-    undoubled = kept is not None
-    if kept is not None:
-        lines, numbers = [lines[i] for i in kept], [numbers[i] for i in kept]
+    undone = _undouble(lines, notices)
+    if undone is not None:
+        lines, numbers = _kept_lines(lines, undone), [numbers[i] for i in undone[0]]
     lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
     if "\t" in text:
         lines, numbers = _rejoin_cells_on_own_lines(lines, numbers, notices, taken)
@@ -177,9 +176,10 @@ def clean(text: str) -> Cleaned:
     lines, more = strip_decorations(lines, notices)
     margins = _added(margins, more)
     # Quoted or numbered lines hid the empty ones from the first look.
-    kept = None if undoubled else _undouble(lines, notices)
-    if kept is not None:
-        lines, numbers, margins = [lines[i] for i in kept], [numbers[i] for i in kept], [margins[i] for i in kept]
+    again = None if undone is not None else _undouble(lines, notices)
+    if again is not None:
+        kept = again[0]
+        lines, numbers, margins = _kept_lines(lines, again), [numbers[i] for i in kept], [margins[i] for i in kept]
     lines = _dedent(lines, notices)
     result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices, taken=taken, renumbered=renumbered)
     result.terminal_width = terminal_width(lines, margins)
@@ -279,10 +279,13 @@ def _drop_fences(
     return [out[i] for i in kept], [numbers[i] for i in kept]
 
 
-def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
+def _undouble(lines: list[str], notices: list[str]) -> tuple[list[int], dict[int, str]] | None:
     """The indexes of the lines to keep when a chat or word processor put an empty line after
-    every line (a double-spaced paste), else None. Then every gap between two filled lines is
-    odd: one empty line, or three where the paste had one of its own (one is kept)."""
+    every line (a double-spaced paste), else None; and the indentation to put back before some of
+    them. Then every gap between two filled lines is odd: one empty line, or three where the paste
+    had one of its own (one is kept). Three whose middle one holds only spaces, between two empty
+    ones, are no empty line of the paste: a line broken after its indentation (a book's text
+    pushes the rest to column 0, which gets the spaces back) or a line of nothing but blanks."""
     check_deadline()
     # Each gap counted below is made of empty lines: too few of them, and the gaps cannot be.
     blanks = blank_count(lines)
@@ -295,17 +298,33 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
     if singles < 2 or odd < 0.8 * len(gaps):
         return None
     notices.append(f"Removed the empty line after every line ({plural(singles, 'line')}): the paste was double-spaced.")
-    kept = []
+    kept: list[int] = []
+    indents: dict[int, str] = {}
     run: list[int] = []
     for i, line in enumerate(lines):
-        if line.strip():
-            kept.extend(run[: len(run) // 2])
-            run = []
-            kept.append(i)
-        else:
+        if not line.strip():
             run.append(i)
+            continue
+        if len(run) == 3 and lines[run[0]] == lines[run[2]] == "" and lines[run[1]]:
+            if not line[:1].isspace():
+                indents[i] = lines[run[1]]
+        else:
+            kept.extend(run[: len(run) // 2])
+        run = []
+        kept.append(i)
     kept.extend(run[: len(run) // 2])
-    return kept
+    if indents:
+        notices.append(
+            f"Put back the indentation of {plural(len(indents), 'line')} that the double-spaced text had put on "
+            "a line of its own."
+        )
+    return kept, indents
+
+
+def _kept_lines(lines: list[str], undone: tuple[list[int], dict[int, str]]) -> list[str]:
+    """The lines `_undouble` keeps, with the indentation it puts back."""
+    kept, indents = undone
+    return [indents.get(i, "") + lines[i] for i in kept]
 
 
 def _rejoin_cells_on_own_lines(

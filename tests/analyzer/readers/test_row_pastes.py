@@ -167,3 +167,69 @@ def test_fields_without_a_space_after_the_colon_and_a_banner_without_its_leading
 def test_tight_labels_that_are_no_explain_are_not_read(text):
     with pytest.raises(ParseError):
         parse(text)
+
+
+# --- double-spaced `\G` output with lines broken after their indentation
+
+
+def _double_spaced(lines: list[str], broken: dict[int, str]) -> str:
+    """`lines` with an empty line after each, and the lines in `broken` split after their
+    indentation: the spaces, an empty line, then the rest at column 0."""
+    out = []
+    for k, line in enumerate(lines):
+        if k in broken:
+            out += [broken[k], ""]
+        out += [line, ""]
+    return "\n".join(out)
+
+
+BOOK = [
+    "************************** 1. row *********",
+    "          id: 1",
+    "  select_type: SIMPLE",
+    "        table: inventory",
+    "        type: ALL",
+    "possible_keys: NULL",
+    "key: NULL",
+    "      key_len: NULL",
+    "          ref: NULL",
+    "rows: 787338",
+    "        Extra: Using where",
+]
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [{6: "         ", 9: "       "}, {6: "          "}, {}, {1: " ", 7: "   "}],
+    ids=["two-labels", "one-label", "none", "blank-lines-of-spaces"],
+)
+def test_double_spaced_vertical_with_labels_pushed_to_column_0(broken):
+    plan = parse(_double_spaced(BOOK, broken))
+    assert plan.format == "vertical" and not plan.uncertain and not plan.truncated, plan.notices
+    row = plan.rows[0]
+    assert (row["table"], row["type"], row["key"], row["rows"], row["extra"]) == (
+        "inventory",
+        "ALL",
+        None,
+        "787338",
+        "Using where",
+    )
+    rejoined = sum(not BOOK[k].startswith(" ") for k in broken)
+    assert any(f"indentation of {rejoined} line" in notice for notice in plan.notices) == bool(rejoined)
+
+
+def test_a_double_spaced_paste_keeps_its_own_empty_lines():
+    rows = ["1\tSIMPLE\tt\tALL\tNULL\tNULL\tNULL\tNULL\t10\t", "1\tSIMPLE\tu\tALL\tNULL\tNULL\tNULL\tNULL\t20\t"]
+    header = "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra"
+    text = "\n\n".join(["Plan:", "", header, *rows, ""])  # one empty line of its own after the prose
+    plan = parse(text)
+    assert [row["table"] for row in plan.rows] == ["t", "u"]
+    assert not any("indentation" in notice for notice in plan.notices)
+
+
+def test_a_banner_cut_at_the_width_is_still_flagged_but_a_retyped_one_is_not():
+    fields = "\n".join(f"{name:>13}: {text}" for name, text in FIELDS)
+    cut = parse("*************************** 1. row *********\n" + fields)
+    assert cut.truncated
+    retyped = parse("************************** 1. row *********\n" + fields)
+    assert not retyped.truncated and not retyped.uncertain
