@@ -42,7 +42,9 @@ PROMPT: Role = ("ignored", "a client prompt and what was typed there")
 STATEMENT: Role = ("ignored", "a typed statement, not the one the query was taken from")
 STATUS: Role = ("ignored", "a client status line such as 'N rows in set'")
 FENCE: Role = ("ignored", "a code fence")
+NOISE: Role = ("ignored", "a line a web page put between the lines of the text")
 QUERY_GIVEN: Role = ("ignored", "a typed statement; the query given with the paste is shown")
+_DROPPED: dict[str, Role] = {"fence": FENCE, "noise": NOISE}
 _TAKEN: dict[str, Role] = {"prompt": PROMPT, "statement": STATEMENT, "status": STATUS, "note": CLIENT_WARNING}
 
 
@@ -174,8 +176,8 @@ def _taken(
     query_number = numbers[query_at] if query_at is not None else None
     dropped: list[tuple[int, Role | None, bool]] = []
     for first, last, kind in cleaned.taken:
-        if kind == "fence":
-            dropped.append((first, FENCE, True))
+        if kind in _DROPPED:
+            dropped.append((first, _DROPPED[kind], True))
             continue
         if kind == "joined":
             dropped.append((first, roles[bisect_right(numbers, first) - 1], True))

@@ -2,7 +2,7 @@
 
 `clean(text)` undoes what editors, mail clients, chats and terminal sessions do to a paste:
 line endings, non-breaking and invisible spaces, markdown fences (also typed on the paste's
-own lines), double spacing, `> ` quoting (also split off a line by a mail client), line
+own lines), noise lines a scraped web page put between every two lines, double spacing, `> ` quoting (also split off a line by a mail client), line
 numbers, uniform indentation, client prompts (whose statement becomes the query) and the
 client's status lines; `analyzer.repair.decorations` adds the decoding of HTML-escaped,
 quoted-printable and `\\n`-escaped pastes and of tables flattened onto one line, and the removal
@@ -34,6 +34,7 @@ from analyzer.repair.decorations import (
     unescape_html,
     unescape_newlines,
 )
+from analyzer.repair.interleaved import drop_noise
 from analyzer.repair.labels import starts_run
 from analyzer.repair.scan import blank_count, line_indexes, pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
@@ -114,9 +115,10 @@ class Cleaned:
     queries: list[tuple[int, str]] = field(default_factory=list)  # (line index, SQL) of each EXPLAIN typed
     terminal_width: int | None = None  # the width a terminal wrapped lines at, when known
     # What the cleanup took out, as (first, last, kind) in line numbers of the paste: kind is "fence"
-    # (a dropped code fence line), "joined" (a line put back at the end of the one before it),
+    # (a dropped code fence line), "noise" (a dropped line a web page put between every two lines,
+    # `repair.interleaved`), "joined" (a line put back at the end of the one before it),
     # "prompt" or "statement" (a statement typed at a prompt or without one), "status" (`N rows in
-    # set`) or "note" (a `Note (Code …)` warning); all but fences and joined lines are left as empty
+    # set`) or "note" (a `Note (Code …)` warning); all but fences, noise and joined lines are left as empty
     # lines.
     taken: list[tuple[int, int, str]] = field(default_factory=list)
     # A decoding of the whole paste (quoted-printable, escaped line breaks, tables flattened onto
@@ -159,6 +161,7 @@ def clean(text: str) -> Cleaned:
         lines = [lines[n - 1] for n in numbers]
     taken: list[tuple[int, int, str]] = []
     lines, numbers = _drop_fences(lines, numbers, notices, taken)
+    lines, numbers = drop_noise(lines, numbers, notices, taken)
     undone = _undouble(lines, notices)
     if undone is not None:
         lines, numbers = _kept_lines(lines, undone), [numbers[i] for i in undone[0]]
@@ -208,7 +211,9 @@ def _unescape_markdown(text: str, notices: list[str]) -> str:
     if "\\_" not in text or not _MARKDOWN_ESCAPED_RE.search(text):
         return text
     count = len(_MARKDOWN_ESCAPE_RE.findall(text))
-    notices.append(f"Removed {plural(count, 'Markdown escape')} (a backslash before _, * or <) a Markdown editor added.")
+    notices.append(
+        f"Removed {plural(count, 'Markdown escape')} (a backslash before _, * or <) a Markdown editor added."
+    )
     return _MARKDOWN_ESCAPE_RE.sub(r"\1", text)
 
 

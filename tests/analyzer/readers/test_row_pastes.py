@@ -233,3 +233,115 @@ def test_a_banner_cut_at_the_width_is_still_flagged_but_a_retyped_one_is_not():
     assert cut.truncated
     retyped = parse("************************** 1. row *********\n" + fields)
     assert not retyped.truncated and not retyped.uncertain
+
+
+# --- noise lines a scraped web page put between the lines of the output
+
+TSV = [
+    "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra",
+    "1\tSIMPLE\tt1\tref\tstr\tstr\t11\tconst\t1\tUsing where",
+    "1\tSIMPLE\tt2\teq_ref\tPRIMARY\tPRIMARY\t4\ttest.t1.id\t1\t",
+]
+BOX = [
+    "+----+-------------+-------+------+---------------+------+---------+------+------+-------------+",
+    "| id | select_type | table | type | possible_keys | key  | key_len | ref  | rows | Extra       |",
+    "+----+-------------+-------+------+---------------+------+---------+------+------+-------------+",
+    "|  1 | SIMPLE      | t1    | ALL  | NULL          | NULL | NULL    | NULL |   10 | Using where |",
+    "|  1 | SIMPLE      | t2    | ALL  | NULL          | NULL | NULL    | NULL |    9 |             |",
+    "+----+-------------+-------+------+---------------+------+---------+------+------+-------------+",
+]
+ROW3 = "|  2 | DERIVED     | t3    | ALL  | NULL          | NULL | NULL    | NULL |    5 |             |"
+
+
+def _interleaved(lines: list[str], noise) -> str:
+    return "\n".join(part for k, line in enumerate(lines) for part in (line, *noise(k)))
+
+
+@pytest.mark.parametrize(
+    ("lines", "noise", "tables"),
+    [
+        (["explain select * from t1, t2;", *TSV], lambda k: ["|", "|"], ["t1", "t2"]),
+        (["explain select * from t1, t2;", *TSV], lambda k: [" | ||"], ["t1", "t2"]),
+        (TSV, lambda k: [f"20{k:02d}-09-2{k} 23:08:{k}2 +03:00"], ["t1", "t2"]),
+        (BOX, lambda k: ["|"], ["t1", "t2"]),
+        (BOX, lambda k: ["  ·  "], ["t1", "t2"]),
+    ],
+    ids=["two-bars", "bars-after-every-line", "blame-dates", "box-with-bars", "box-with-dots"],
+)
+def test_noise_lines_between_every_two_lines_are_removed(lines, noise, tables):
+    plan = parse(_interleaved(lines, noise))
+    assert [row["table"] for row in plan.rows] == tables
+    assert not plan.truncated and not plan.uncertain, plan.notices
+    assert any("stood between every two lines of the text" in notice for notice in plan.notices)
+    assert any(span.reason.startswith("a line a web page put") for span in plan.lines)
+
+
+def test_a_source_viewers_gutter_comes_off_with_the_noise():
+    text = _interleaved(["| " + line for line in ["explain select * from t1, t2;", *TSV]], lambda k: [" | ||"])
+    plan = parse(text)
+    assert plan.format == "tsv" and [row["table"] for row in plan.rows] == ["t1", "t2"]
+    assert plan.rows[1]["extra"] == ""
+    assert any(notice.startswith("Took the gutter '|' off 4 lines") for notice in plan.notices)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a border after every row of a table
+        "\n".join(
+            [
+                BOX[0],
+                BOX[1],
+                BOX[2],
+                BOX[3],
+                BOX[2],
+                BOX[4],
+                BOX[2],
+                ROW3,
+                BOX[5],
+            ]
+        ),
+        # a box drawn with box-drawing characters, a rule after every row
+        "┌────┬─────────────┬───────┬──────┐\n│ id │ select_type │ table │ type │\n├────┼─────────────┼───────┼──────┤\n"
+        "│ 1  │ SIMPLE      │ t1    │ ALL  │\n├────┼─────────────┼───────┼──────┤\n│ 1  │ SIMPLE      │ t2    │ ref  │\n"
+        "├────┼─────────────┼───────┼──────┤\n│ 1  │ SIMPLE      │ t3    │ ref  │\n└────┴─────────────┴───────┴──────┘",
+    ],
+    ids=["ascii", "box-drawing"],
+)
+def test_a_border_after_every_row_is_no_noise(text):
+    from analyzer.repair.interleaved import noise_lines
+
+    assert noise_lines(text.split("\n")) == []
+    assert not any("stood between" in notice for notice in parse(text).notices)
+
+
+def test_rows_a_terminal_wrapped_keep_their_ends():
+    rows = [
+        "| id | select_type | table | type | possible_keys | key  | key_len | ref  | rows | Extra",
+        "       |",
+        "|  1 | SIMPLE      | t1    | ALL  | NULL          | NULL | NULL    | NULL |   10 | Using where",
+        "       |",
+        "|  1 | SIMPLE      | t2    | ALL  | NULL          | NULL | NULL    | NULL |    9 |",
+        "       |",
+    ]
+    border = "+----+-------------+-------+------+---------------+------+---------+------+------+-------------+"
+    from analyzer.repair.interleaved import noise_lines
+
+    assert noise_lines([border, rows[0], rows[1], border, *rows[2:], border]) == []
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["line one", "|", "line two", "|"],  # two lines of text only
+        ['{"query_block": {', '  "table": {"table_name": "t"', "  }", '  "cost": 1', "  }", "}"],
+        ["id", "4", "func", "3", "10.00"],  # cells on lines of their own
+        ["001 id: 1", "002", "003 table: t", "004", "005 type: ALL"],  # numbered empty lines
+        ["> a", ">", "> b", ">", "> c"],  # a quote's empty lines
+        ["a", "|", "b", "| |", "c", "|"],  # not the same line
+    ],
+)
+def test_lines_that_are_no_noise_stay(lines):
+    from analyzer.repair.interleaved import noise_lines
+
+    assert noise_lines(lines) == []
