@@ -9,7 +9,8 @@ server's spelling of terms a page's styling upper- or lower-cased (`RANGE`, `sim
 `restore_case`). `judge_cells` then flags
 the reading `uncertain` when a cell is still outside what its column can hold: an `id` that is not a
 number, a `select_type` or access `type` no server prints, figures that are not numbers, a `key_len`
-that is not a list of lengths, an Extra item with words after it that no item has.
+that is not a list of lengths, an Extra item with words after it that no item has. A `#` that
+mysqltest printed for a value it replaced is no misreading: a notice says that value is unknown.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from analyzer.lazy import lazy_regex
 from analyzer.model import Plan, Row
 from analyzer.readers.resultset import CUT
-from analyzer.readers.vocabulary import ACCESS_TYPES, EXTRA_ITEMS, EXTRA_PATTERNS, SELECT_TYPES
+from analyzer.readers.vocabulary import ACCESS_TYPES, EXTRA_ITEMS, EXTRA_PATTERNS, MASKED, SELECT_TYPES
 from analyzer.wording import plural
 
 _UPPER_SELECT_TYPES = frozenset(name.upper() for name in SELECT_TYPES)
@@ -262,11 +263,15 @@ def describe_cells(cells: list[tuple[int, str]]) -> str:
 def judge_cells(plan: Plan) -> None:
     """Flag the reading uncertain when a cell is outside its column's domain."""
     odd: list[tuple[int, str]] = []
+    masked: list[tuple[int, str]] = []
     examples: list[str] = []
     for index, row in enumerate(plan.rows):
         for column, cell in row.items():
             domain = DOMAINS.get(column)
             if domain is None or cell is None or cell == "" or cell.endswith(CUT) or domain(cell.strip()):
+                continue
+            if cell.strip() == MASKED and column != "select_type":
+                masked.append((index, column))
                 continue
             odd.append((index, column))
             if len(examples) < 3:
@@ -278,6 +283,13 @@ def judge_cells(plan: Plan) -> None:
             f"{plural(len(odd), 'cell')} {'holds a value' if one else 'hold values'} that MySQL and MariaDB "
             f"never print in {'its' if one else 'their'} column ({describe_cells(odd)}; {', '.join(examples)}): "
             "the reading may be wrong there."
+        )
+    if masked:
+        one = len(masked) == 1
+        plan.notices.append(
+            f"{plural(len(masked), 'cell')} {'holds' if one else 'hold'} '{MASKED}' ({describe_cells(masked)}), the "
+            f"mark mysqltest prints for a value its test replaced: {'that value is' if one else 'those values are'} "
+            "unknown."
         )
 
 

@@ -345,3 +345,34 @@ def test_lines_that_are_no_noise_stay(lines):
     from analyzer.repair.interleaved import noise_lines
 
     assert noise_lines(lines) == []
+
+
+# --- `#`, the mark mysqltest prints for a value it replaced
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n".join(TSV).replace("\t1\tUsing where", "\t#\tUsing where"),
+        "id select_type table partitions type possible_keys key key_len ref rows filtered Extra\n"
+        "1 SIMPLE data_locks NULL ref PRIMARY PRIMARY 514 const # 100.00 NULL",
+        "*************************** 1. row ***************************\n"
+        + "\n".join(f"{name:>13}: {'#' if name == 'rows' else text}" for name, text in FIELDS),
+    ],
+    ids=["tsv", "spaces", "vertical"],
+)
+def test_a_masked_rows_figure_is_unknown_not_null(text):
+    plan = parse(text)
+    row = next(row for row in plan.rows if row.get("rows") == "#")
+    assert row["rows"] == "#"  # kept as printed
+    node = next(node for node in plan.tree.walk() if node.row == plan.rows.index(row))
+    assert node.rows_estimated is None
+    assert not plan.truncated
+    assert any("the mark mysqltest prints for a value its test replaced" in notice for notice in plan.notices)
+    assert not any("never print in" in notice for notice in plan.notices)
+
+
+def test_a_hash_in_select_type_is_still_flagged():
+    text = "\n".join(TSV).replace("\tSIMPLE\tt1", "\t#\tt1")
+    plan = parse(text)
+    assert plan.uncertain
