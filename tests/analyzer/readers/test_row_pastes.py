@@ -376,3 +376,56 @@ def test_a_hash_in_select_type_is_still_flagged():
     text = "\n".join(TSV).replace("\tSIMPLE\tt1", "\t#\tt1")
     plan = parse(text)
     assert plan.uncertain
+
+
+# --- a PDF's text: single-spaced rows whose lists wrapped after a comma
+
+PDF_HEADER = "table type possible_keys key key_len ref rows Extra"
+
+
+@pytest.mark.parametrize(
+    ("lines", "cells"),
+    [
+        (
+            [
+                "et ALL PRIMARY NULL NULL NULL 74",
+                "tt ref AssignedPC, ActualPC 15 et.EMPLOYID 52 Using",
+                "ClientID, where",
+                "ActualPC",
+                "do eq_ref PRIMARY PRIMARY 15 tt.ClientID 1",
+            ],
+            ("tt", "AssignedPC,ClientID,ActualPC", "et.EMPLOYID", "Using where"),
+        ),
+        (
+            [
+                "t ref idx_a, idx_a 8 const, 3 Using index",
+                "idx_b db.u.id condition",
+                "u ALL NULL NULL NULL NULL 10 Using where",
+            ],
+            ("t", "idx_a,idx_b", "const,db.u.id", "Using index condition"),
+        ),
+        (
+            ["a range PRIMARY, PRIMARY 4 NULL 20 Using", "k1, where", "k2", "b ALL NULL NULL NULL NULL 5"],
+            ("a", "PRIMARY,k1,k2", None, "Using where"),
+        ),
+    ],
+    ids=["manual-tt", "two-lists", "three-lines"],
+)
+def test_cells_a_pdf_wrapped_after_a_comma_are_rejoined(lines, cells):
+    plan = parse("\n".join([PDF_HEADER, *lines]))
+    row = next(row for row in plan.rows if row["table"] == cells[0])
+    assert (row["table"], row["possible_keys"], row["ref"], row["extra"]) == cells
+    assert plan.uncertain and not plan.truncated
+    assert any("the rest of the cells of the row above" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        [],  # the list never goes on
+        ["42 is the answer"],  # a number is no index name
+    ],
+)
+def test_a_list_left_open_is_refused(tail):
+    with pytest.raises(ParseError):
+        parse("\n".join([PDF_HEADER, "tt ref AssignedPC, ActualPC 15 et.EMPLOYID 52 Using where", *tail]))
