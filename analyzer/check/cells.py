@@ -4,10 +4,13 @@
 select's name (`&lt;derived2&gt;`),
 Markdown escapes (`c1\\_0`) and emphasis (`**ALL**`), quotes a program or a writer put around a
 value (`'const'`, `‘range’`; a row whose terms are quoted has every quoted cell unquoted), and a
-comment typed after a value (`ref   -- equality lookup`, `ALL  <-- slow`). `judge_cells` then flags
+comment typed after a value (`ref   -- equality lookup`, `ALL  <-- slow`); and it puts back the
+server's spelling of terms a page's styling upper- or lower-cased (`RANGE`, `simple`, `null`:
+`restore_case`). `judge_cells` then flags
 the reading `uncertain` when a cell is still outside what its column can hold: an `id` that is not a
 number, a `select_type` or access `type` no server prints, figures that are not numbers, a `key_len`
-that is not a list of lengths, an Extra item with words after it that no item has.
+that is not a list of lengths, an Extra item with words after it that no item has. A `#` that
+mysqltest printed for a value it replaced is no misreading: a notice says that value is unknown.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Callable
 from analyzer.lazy import lazy_regex
 from analyzer.model import Plan, Row
 from analyzer.readers.resultset import CUT
-from analyzer.readers.vocabulary import ACCESS_TYPES, EXTRA_ITEMS, EXTRA_PATTERNS, SELECT_TYPES
+from analyzer.readers.vocabulary import ACCESS_TYPES, EXTRA_ITEMS, EXTRA_PATTERNS, MASKED, SELECT_TYPES
 from analyzer.wording import plural
 
 _UPPER_SELECT_TYPES = frozenset(name.upper() for name in SELECT_TYPES)
@@ -115,6 +118,53 @@ def clean_cells(plan: Plan) -> None:
     _say(plan, repairs.wrappers, "Removed quotes or Markdown emphasis around the values of")
     _say(plan, repairs.nulls, "Read 'null' as NULL (a program's quoted copy of the rows) in")
     _say(plan, repairs.comments, "Removed a comment typed after the value of")
+    restore_case(plan)
+
+
+# The terms of the columns that print them, by their spelling without case: the server's spelling.
+_SPELLINGS: dict[str, dict[str, str]] = {
+    "select_type": {name.casefold(): name for name in SELECT_TYPES},
+    "type": {name.casefold(): name for name in ACCESS_TYPES},
+}
+
+
+def restore_case(plan: Plan) -> None:
+    """Put back the server's spelling of the terms a page's styling (or a writer) upper- or
+    lower-cased: a `select_type` or access `type` that is a term only without case (`RANGE`,
+    `simple`, `Range|Filter`), and `NULL` in any column (`null`, `Null`). Extra items are left as
+    printed: they are matched without case."""
+    restored: list[tuple[int, str]] = []
+    examples: list[str] = []
+    for index, row in enumerate(plan.rows):
+        for column, cell in row.items():
+            if cell is None or cell.endswith(CUT):
+                continue
+            spelled = "NULL" if cell.casefold() == "null" else _spelled(column, cell)
+            if spelled is None or spelled == cell:
+                continue
+            row[column] = None if spelled == "NULL" else spelled
+            restored.append((index, column))
+            if len(examples) < 3:
+                examples.append(f"{column} {_shown(cell)!r} as {spelled!r}")
+    if restored:
+        one = len(restored) == 1
+        plan.notices.append(
+            f"Restored the case of {plural(len(restored), 'term')} as the server prints {'it' if one else 'them'} "
+            f"({describe_cells(restored)}; {', '.join(examples)}): a page's styling or a writer changed "
+            f"{'it' if one else 'them'}."
+        )
+
+
+def _spelled(column: str, cell: str) -> str | None:
+    """The server's spelling of a term of `column` written in another case, or None."""
+    spellings = _SPELLINGS.get(column)
+    if spellings is None:
+        return None
+    folded = " ".join(cell.split()).casefold()
+    if column == "type" and folded.endswith("|filter"):
+        base = spellings.get(folded.removesuffix("|filter"))
+        return None if base is None else base + "|filter"
+    return spellings.get(folded)
 
 
 def _clean_row(index: int, row: Row, repairs: _Repairs, escapes: bool) -> None:
@@ -217,11 +267,15 @@ def describe_cells(cells: list[tuple[int, str]]) -> str:
 def judge_cells(plan: Plan) -> None:
     """Flag the reading uncertain when a cell is outside its column's domain."""
     odd: list[tuple[int, str]] = []
+    masked: list[tuple[int, str]] = []
     examples: list[str] = []
     for index, row in enumerate(plan.rows):
         for column, domain in DOMAINS.items():
             cell = row.get(column)
             if not cell or cell.endswith(CUT) or domain(cell.strip()):
+                continue
+            if cell.strip() == MASKED and column != "select_type":
+                masked.append((index, column))
                 continue
             odd.append((index, column))
             if len(examples) < 3:
@@ -233,6 +287,13 @@ def judge_cells(plan: Plan) -> None:
             f"{plural(len(odd), 'cell')} {'holds a value' if one else 'hold values'} that MySQL and MariaDB "
             f"never print in {'its' if one else 'their'} column ({describe_cells(odd)}; {', '.join(examples)}): "
             "the reading may be wrong there."
+        )
+    if masked:
+        one = len(masked) == 1
+        plan.notices.append(
+            f"{plural(len(masked), 'cell')} {'holds' if one else 'hold'} '{MASKED}' ({describe_cells(masked)}), the "
+            f"mark mysqltest prints for a value its test replaced: {'that value is' if one else 'those values are'} "
+            "unknown."
         )
 
 

@@ -111,6 +111,7 @@ _TAKEN = {
     "status": "client status lines ('N rows in set')",
     "note": "notes of SHOW WARNINGS",
     "fence": "code fences",
+    "noise": "lines a web page put between the lines",
     "joined": "cells on lines of their own",
 }
 

@@ -43,7 +43,9 @@ STATEMENT: Role = ("ignored", "a typed statement, not the one the query was take
 STATUS: Role = ("ignored", "a client status line such as 'N rows in set'")
 FENCE: Role = ("ignored", "a code fence")
 DIFF: Role = ("ignored", "a diff's header or a line it removed")
+NOISE: Role = ("ignored", "a line a web page put between the lines of the text")
 QUERY_GIVEN: Role = ("ignored", "a typed statement; the query given with the paste is shown")
+_DROPPED: dict[str, Role] = {"fence": FENCE, "noise": NOISE, "diff": DIFF}
 _TAKEN: dict[str, Role] = {"prompt": PROMPT, "statement": STATEMENT, "status": STATUS, "note": CLIENT_WARNING}
 
 
@@ -175,8 +177,8 @@ def _taken(
     query_number = numbers[query_at] if query_at is not None else None
     dropped: list[tuple[int, Role | None, bool]] = []
     for first, last, kind in cleaned.taken:
-        if kind in ("fence", "diff"):
-            dropped.append((first, FENCE if kind == "fence" else DIFF, True))
+        if kind in _DROPPED:
+            dropped.append((first, _DROPPED[kind], True))
             continue
         if kind == "joined":
             dropped.append((first, roles[bisect_right(numbers, first) - 1], True))

@@ -24,6 +24,9 @@ ACCESS_TYPES = frozenset(
     + ("index_subquery", "range", "index", "ALL", "hash_ALL", "hash_range", "hash_index", "hash_index_merge")
 )
 
+# What mysqltest prints for a value its `--replace_column` hid (a test's result file): the value is unknown.
+MASKED = "#"
+
 # The Extra items the servers print (compared without case), and the patterns of those with a part that varies.
 EXTRA_ITEMS = frozenset(
     item.casefold()

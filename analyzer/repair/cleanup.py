@@ -2,7 +2,7 @@
 
 `clean(text)` undoes what editors, mail clients, chats and terminal sessions do to a paste:
 line endings, non-breaking and invisible spaces, markdown fences (also typed on the paste's
-own lines), double spacing, `> ` quoting (also split off a line by a mail client), line
+own lines), noise lines a scraped web page put between every two lines, double spacing, `> ` quoting (also split off a line by a mail client), line
 numbers, uniform indentation, client prompts (whose statement becomes the query) and the
 client's status lines; `analyzer.repair.decorations` adds the decoding of HTML-escaped,
 quoted-printable and `\\n`-escaped pastes and of tables flattened onto one line, and the removal
@@ -36,6 +36,7 @@ from analyzer.repair.decorations import (
     unescape_newlines,
 )
 from analyzer.repair.diff import take_diff
+from analyzer.repair.interleaved import drop_noise
 from analyzer.repair.labels import starts_run
 from analyzer.repair.scan import blank_count, line_indexes, pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
@@ -116,10 +117,11 @@ class Cleaned:
     queries: list[tuple[int, str]] = field(default_factory=list)  # (line index, SQL) of each EXPLAIN typed
     terminal_width: int | None = None  # the width a terminal wrapped lines at, when known
     # What the cleanup took out, as (first, last, kind) in line numbers of the paste: kind is "fence"
-    # (a dropped code fence line), "joined" (a line put back at the end of the one before it),
+    # (a dropped code fence line), "noise" (a dropped line a web page put between every two lines,
+    # `repair.interleaved`), "joined" (a line put back at the end of the one before it),
     # "prompt" or "statement" (a statement typed at a prompt or without one), "status" (`N rows in
     # set`), "note" (a `Note (Code …)` warning) or "diff" (a diff's header or a line it removed); all
-    # but fences, joined lines and diff lines are left as empty lines.
+    # but fences, noise, joined lines and diff lines are left as empty lines.
     taken: list[tuple[int, int, str]] = field(default_factory=list)
     # A decoding of the whole paste (quoted-printable, escaped line breaks, tables flattened onto
     # one line) joined or split its lines: `numbers` count the decoded lines, not the paste's.
@@ -161,10 +163,10 @@ def clean(text: str) -> Cleaned:
         lines = [lines[n - 1] for n in numbers]
     taken: list[tuple[int, int, str]] = []
     lines, numbers = _drop_fences(lines, numbers, notices, taken)
-    kept = _undouble(lines, notices)
-    undoubled = kept is not None
-    if kept is not None:
-        lines, numbers = [lines[i] for i in kept], [numbers[i] for i in kept]
+    lines, numbers = drop_noise(lines, numbers, notices, taken)
+    undone = _undouble(lines, notices)
+    if undone is not None:
+        lines, numbers = _kept_lines(lines, undone), [numbers[i] for i in undone[0]]
     lines, numbers = _rejoin_broken_prefixes(lines, numbers, notices)
     if "\t" in text:
         lines, numbers = _rejoin_cells_on_own_lines(lines, numbers, notices, taken)
@@ -180,9 +182,10 @@ def clean(text: str) -> Cleaned:
     lines, more = strip_decorations(lines, notices)
     margins = _added(margins, more)
     # Quoted or numbered lines hid the empty ones from the first look.
-    kept = None if undoubled else _undouble(lines, notices)
-    if kept is not None:
-        lines, numbers, margins = [lines[i] for i in kept], [numbers[i] for i in kept], [margins[i] for i in kept]
+    again = None if undone is not None else _undouble(lines, notices)
+    if again is not None:
+        kept = again[0]
+        lines, numbers, margins = _kept_lines(lines, again), [numbers[i] for i in kept], [margins[i] for i in kept]
     lines = _dedent(lines, notices)
     result = Cleaned(lines=lines, numbers=numbers, margins=margins, notices=notices, taken=taken, renumbered=renumbered)
     result.terminal_width = terminal_width(lines, margins)
@@ -284,10 +287,13 @@ def _drop_fences(
     return [out[i] for i in kept], [numbers[i] for i in kept]
 
 
-def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
+def _undouble(lines: list[str], notices: list[str]) -> tuple[list[int], dict[int, str]] | None:
     """The indexes of the lines to keep when a chat or word processor put an empty line after
-    every line (a double-spaced paste), else None. Then every gap between two filled lines is
-    odd: one empty line, or three where the paste had one of its own (one is kept)."""
+    every line (a double-spaced paste), else None; and the indentation to put back before some of
+    them. Then every gap between two filled lines is odd: one empty line, or three where the paste
+    had one of its own (one is kept). Three whose middle one holds only spaces, between two empty
+    ones, are no empty line of the paste: a line broken after its indentation (a book's text
+    pushes the rest to column 0, which gets the spaces back) or a line of nothing but blanks."""
     check_deadline()
     # Each gap counted below is made of empty lines: too few of them, and the gaps cannot be.
     blanks = blank_count(lines)
@@ -300,17 +306,33 @@ def _undouble(lines: list[str], notices: list[str]) -> list[int] | None:
     if singles < 2 or odd < 0.8 * len(gaps):
         return None
     notices.append(f"Removed the empty line after every line ({plural(singles, 'line')}): the paste was double-spaced.")
-    kept = []
+    kept: list[int] = []
+    indents: dict[int, str] = {}
     run: list[int] = []
     for i, line in enumerate(lines):
-        if line.strip():
-            kept.extend(run[: len(run) // 2])
-            run = []
-            kept.append(i)
-        else:
+        if not line.strip():
             run.append(i)
+            continue
+        if len(run) == 3 and lines[run[0]] == lines[run[2]] == "" and lines[run[1]]:
+            if not line[:1].isspace():
+                indents[i] = lines[run[1]]
+        else:
+            kept.extend(run[: len(run) // 2])
+        run = []
+        kept.append(i)
     kept.extend(run[: len(run) // 2])
-    return kept
+    if indents:
+        notices.append(
+            f"Put back the indentation of {plural(len(indents), 'line')} that the double-spaced text had put on "
+            "a line of its own."
+        )
+    return kept, indents
+
+
+def _kept_lines(lines: list[str], undone: tuple[list[int], dict[int, str]]) -> list[str]:
+    """The lines `_undouble` keeps, with the indentation it puts back."""
+    kept, indents = undone
+    return [indents.get(i, "") + lines[i] for i in kept]
 
 
 def _rejoin_cells_on_own_lines(

@@ -13,8 +13,9 @@ from analyzer.lazy import lazy_regex
 from analyzer.model import EXPLAIN_COLUMN_ORDER
 
 # A field line: its indentation (with the `- ` of a YAML or Markdown list item), name and value
-# (`name:` alone when the value is empty).
-FIELD_RE = lazy_regex(r"^([ \t]*(?:[-*][ \t]+)?)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+# (`name:` alone when the value is empty); a page or a translation may have dropped the space
+# after the colon (`Id:1`, the value then in the fourth group).
+FIELD_RE = lazy_regex(r"^([ \t]*(?:[-*][ \t]+)?)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$|(\S.*))")
 # The labels that make a run: EXPLAIN's columns.
 LABELS = frozenset(EXPLAIN_COLUMN_ORDER)
 # How many distinct labels, one per line, make a run: fewer could be prose or a config file.

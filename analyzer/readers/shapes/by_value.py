@@ -6,8 +6,8 @@ here a cell fits a column or not, and rows are read only where that leaves one w
 `fits(column, cell)` tells whether a printed cell could stand in a column: id an integer,
 select_type one of the server's words, type an access type, key_len and rows numbers, filtered a
 percentage, possible_keys, key and ref names (`const`, `db.t.col`, `func`), never a bare number,
-Extra text starting with a word; NULL, or an empty cell as GUI clients show NULL, fits every column
-but select_type.
+Extra text starting with a word; NULL, an empty cell as GUI clients show NULL, and `#` (the mark
+mysqltest prints for a value it replaced, `--replace_column`) fit every column but select_type.
 
 `place(columns, line)` splits a row whose cells are separated by single spaces (batch output whose
 tabs were collapsed) into the columns: each cell takes the words that fit it (two for `DEPENDENT
@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from analyzer.lazy import lazy_regex
 from analyzer.readers.shapes.cell_shapes import access_type
-from analyzer.readers.vocabulary import SELECT_TYPES
+from analyzer.readers.vocabulary import MASKED, SELECT_TYPES
 from analyzer.structs import dataclass
 
 _INTEGER_RE = lazy_regex(r"\d{1,20}")
@@ -117,7 +117,7 @@ PREFERRED = (*ORDERS[12], *ORDERS[10], *ORDERS[11], *ORDERS[13])
 
 def fits(column: str, cell: str) -> bool:
     """True when a printed cell (stripped) could be a value of the EXPLAIN column `column`."""
-    if cell in ("", "NULL"):
+    if cell in ("", "NULL", MASKED):
         return column != "select_type"
     # The cells of a plan repeat (PRIMARY, SIMPLE, 4): short ones are remembered.
     return _fits_short(column, cell) if len(cell) <= _SHORT else _fits(column, cell)

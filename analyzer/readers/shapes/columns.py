@@ -9,7 +9,10 @@
   header's names, else by the shapes of its values (`shapes.place`), which is a guess: the result
   is flagged `uncertain`. A line starting under a later column continues the row above (the
   manual wraps long cells so): each piece joins the cell it starts under; a line that fits no
-  cell but reads as Extra items becomes the row's Extra, also flagged.
+  cell but reads as Extra items becomes the row's Extra, also flagged. Where the words line up with
+  nothing (a PDF's text), a list wrapped after its comma (`AssignedPC,`) is placed by shape too,
+  and the lines after its row give their words, in the columns' order, to the cells that go on:
+  one to each list ending in a comma, the rest to Extra; flagged as well.
   A row with as many cells as names between tabs or runs of spaces is read so. Rows whose line
   ends short of the last column at the width the lines were cut at (`_flag_cut_width`) are flagged.
 - A run of rows without a header, each starting with an id and a select_type
@@ -155,6 +158,7 @@ class _Grid:
     placed: list[int] = field(default_factory=list)  # numbers of the lines whose cells were placed by shape
     rejoined: list[int] = field(default_factory=list)  # numbers of the continuation lines joined to their row
     as_extra: list[int] = field(default_factory=list)  # numbers of the continuation lines taken as Extra
+    rejoined_by_shape: list[int] = field(default_factory=list)  # continuation lines dealt to cells by shape
     continued: int = 0  # continuation lines of the last row so far
     unsettled: list[int] = field(default_factory=list)  # indexes of the rows to check once whole
 
@@ -192,6 +196,8 @@ def _read_line(grid: _Grid, j: int) -> bool | ParseError:
     number = grid.numbers[j]
     if grid.rows and spans[0][0] >= grid.header.starts[1]:
         return _continue_row(grid, line, spans, number)
+    if grid.rows and grid.placed and _wraps(columns, grid.rows[-1]) and not _row_like(columns, line):
+        return _continue_by_shape(grid, line, number)
     cells = _by_position(grid.header, line, spans)
     if cells is None or not _complete(columns, cells):
         cells = _by_separators(columns, grid.lines[j])
@@ -199,6 +205,8 @@ def _read_line(grid: _Grid, j: int) -> bool | ParseError:
         if not _row_like(columns, line):
             return False
         cells, ways = place(columns, line)
+        if cells is None and not ways:
+            cells = _place_wrapped(columns, line)
         if cells is None:
             return ParseError(
                 f"Line {number}, under the EXPLAIN header on line {grid.numbers[grid.start]}, does not fit its "
@@ -213,6 +221,29 @@ def _read_line(grid: _Grid, j: int) -> bool | ParseError:
     grid.row_lines.append(number)
     grid.continued = 0
     return True
+
+
+def _place_wrapped(columns: list[str], line: str) -> list[str] | None:
+    """The cells of a row placed by their shapes whose lists were wrapped after a comma (a PDF's
+    column: `AssignedPC,` on this line, the rest of the list on the next): placed without the
+    commas ending words, each of which must then end a list's cell, which gets it back."""
+    words = line.split()
+    ending = [len(word) > 1 and word.endswith(",") for word in words]
+    if not any(ending):
+        return None
+    cells, _ = place(columns, " ".join(word[:-1] if cut else word for word, cut in zip(words, ending, strict=True)))
+    if cells is None:
+        return None
+    out = list(cells)
+    at = 0  # the index of the first word of each cell
+    for k, cell in enumerate(cells):
+        count = len(cell.split())
+        if any(ending[at : at + count - 1]) or (count and ending[at + count - 1] and columns[k] not in _LIST_COLUMNS):
+            return None  # a comma inside a cell, or ending one that is no list
+        if count and ending[at + count - 1]:
+            out[k] += ","
+        at += count
+    return out
 
 
 def _by_separators(columns: list[str], line: str) -> list[str] | None:
@@ -297,6 +328,45 @@ def _continue_row(grid: _Grid, line: str, spans: list[tuple[int, int, int, int]]
     return True
 
 
+def _wraps(columns: list[str], row: list[str]) -> bool:
+    """Whether a row has a list that goes on (ending in a comma)."""
+    return any(cell.endswith(",") for column, cell in zip(columns, row, strict=True) if column in _LIST_COLUMNS)
+
+
+def _continue_by_shape(grid: _Grid, line: str, number: int) -> bool:
+    """Add a continuation line whose words do not line up (a PDF's text) to the row above, whose
+    cells were placed by shape and which has a list that goes on: its words go, in the columns'
+    order, to the cells that can go on, one word to each list ending in a comma and the rest to
+    a non-empty Extra while it reads as Extra. False when a word goes nowhere."""
+    columns = grid.header.columns
+    if grid.continued == _MAX_CONTINUED:
+        return False
+    row = list(grid.rows[-1])
+    words = line.split()
+    k = 0
+    for at, column in enumerate(columns):
+        if k == len(words):
+            break
+        if column in _LIST_COLUMNS and row[at].endswith(","):
+            if not fits(column, words[k].rstrip(",")):
+                return False
+            row[at] += words[k]
+            k += 1
+        elif column == "extra" and row[at]:
+            joined = " ".join([row[at], *words[k:]])
+            if not fits("extra", joined):
+                return False
+            row[at], k = joined, len(words)
+    if k < len(words):
+        return False
+    grid.rows[-1] = row
+    grid.rejoined_by_shape.append(number)
+    if not grid.unsettled or grid.unsettled[-1] != len(grid.rows) - 1:
+        grid.unsettled.append(len(grid.rows) - 1)
+    grid.continued += 1
+    return True
+
+
 def _joined(columns: list[str], row: list[str], pieces: list[str]) -> list[str] | None:
     """The cells of `row` with the pieces of a continuation line joined on, or None when a piece
     cannot continue its cell: a list (`PRIMARY,`) goes on after a comma, other text after a space,
@@ -332,7 +402,7 @@ def _spaced_result(grid: _Grid) -> ResultSet | ParseError:
             )
     rows = [{name: value(cell) for name, cell in zip(columns, row, strict=True)} for row in grid.rows]
     result = ResultSet("tsv", list(columns), rows, header_line, notices=_spaced_notices(grid))
-    result.uncertain = bool(grid.placed or grid.as_extra)
+    result.uncertain = bool(grid.placed or grid.as_extra or grid.rejoined_by_shape)
     flag_cut_values(result, grid.row_lines)
     _flag_cut_width(result, grid)
     return result
@@ -385,6 +455,12 @@ def _spaced_notices(grid: _Grid) -> list[str]:
         notices.append(
             f"The values on {describe_lines(grid.placed)} do not line up under the header's names; they were "
             "placed into the columns by their shapes (id a number, type an access type, …): check those rows."
+        )
+    if grid.rejoined_by_shape:
+        notices.append(
+            f"The words on {describe_lines(grid.rejoined_by_shape)} do not line up under the header's names; they "
+            "were read as the rest of the cells of the row above that go on (a list after its comma, Extra): "
+            "check them."
         )
     if grid.as_extra:
         notices.append(

@@ -9,6 +9,9 @@ one order fits, or when the cells had to be placed by their shapes.
 - Fields separated by tabs, runs of two or more spaces or `|` (a `|` beside a space, when MariaDB's
   `ref|filter` is among them) give the number of columns; a tab ending every row (phpMyAdmin's
   copy) is taken as its end rather than an empty cell when the rows then fit.
+- Fields separated by commas (a GUI's copy of rows as CSV, quoted or not) are read the same way,
+  an empty field as NULL (as a GUI copies it); such rows are always flagged `uncertain`, since a
+  list of keys or refs copied without quotes holds commas too.
 - Words separated by single spaces are placed into each order by their shapes (`shapes.place`).
 - A code comment's marker before every row (`#`, `--`, `//`) comes off.
 
@@ -16,6 +19,8 @@ Rows that start like EXPLAIN rows but fit no order are refused with the line and
 """
 
 from __future__ import annotations
+
+import csv
 
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
@@ -31,13 +36,16 @@ from analyzer.wording import describe_lines
 # An id (NULL for the row of a union's result), then a select_type, at the start of a line (behind a
 # comment's marker, maybe).
 ROW_START_RE = lazy_regex(
-    r"[ \t|]*+(?:(?:#|--|//) *+)?(?:\d++|NULL)(?:\t| ++| *+\| *+)(?:SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED"
+    r"[ \t|]*+(?:(?:#|--|//) *+)?(?:(?:\d++|NULL)(?:\t| ++| *+\| *+)|[\"']?\d++[\"']? *+,[ \"']*+)(?:SIMPLE|PRIMARY|UNION|DEPENDENT|SUBQUERY|DERIVED"
     r"|MATERIALIZED|UNCACHEABLE|LATERAL|INTERSECT|EXCEPT|UNIT|PUSHED|INSERT|UPDATE|DELETE|REPLACE)\b"
 )
 _COMMENT_RE = lazy_regex(r"\s*(#|--|//) *")
 _SPACES_RE = lazy_regex(r" {2,}")
 _SPACED_PIPE_RE = lazy_regex(r" +\| *|\| +")
-_SEPARATED_BY = {"\t": "tabs", "|": "'|'", "  ": "runs of spaces", " ": "single spaces"}
+# A comma after the id: the fields are separated by commas (a GUI's copy of rows as CSV).
+_COMMA_ROW_RE = lazy_regex(r"\s*[\"']?\d+[\"']? *,")
+_SEPARATED_BY = {"\t": "tabs", "|": "'|'", ",": "commas", "  ": "runs of spaces", " ": "single spaces"}
+_FORMATS = {"|": "table", ",": "csv"}  # the format of rows by their separator; tsv otherwise
 _SAMPLE = 20  # rows the column order of rows with single spaces is chosen on
 
 Read = tuple[ResultSet | ParseError | None, int]
@@ -50,7 +58,7 @@ class _Run:
     lines: list[str]
     numbers: list[int]
     prefix: str  # the comment marker before every row, or ''
-    separator: str  # "\t", "|", "  " or " "
+    separator: str  # "\t", "|", ",", "  " or " "
     texts: list[str] = field(default_factory=list)  # each row, without the comment marker
     rows: list[list[str]] = field(default_factory=list)  # each row's fields (not for single spaces)
     at: list[int] = field(default_factory=list)  # index of each row's first line
@@ -96,7 +104,9 @@ def _start(line: str) -> _Start | None:
 
 
 def _separator(body: str) -> str:
-    """How the fields of a row are separated: a tab, `|`, a run of spaces, or a single space."""
+    """How the fields of a row are separated: a tab, `|`, a comma, a run of spaces, or a single space."""
+    if _COMMA_ROW_RE.match(body) and "\t" not in body:
+        return ","
     if "\t" in body:
         return "\t"
     if body.count("|") >= 9:
@@ -110,12 +120,21 @@ def _cells(body: str, separator: str) -> list[str]:
         return [cell.strip(" ") for cell in body.strip(" ").split("\t")]
     if separator == "  ":
         return _SPACES_RE.split(body.strip())
+    if separator == ",":
+        return _comma_cells(body.strip())
     inner = body.strip()
     if inner.startswith("|"):
         inner = inner[1:-1] if inner.endswith("|") and len(inner) > 1 else inner[1:]
     # A `|` with a space beside it separates cells; MariaDB prints `ref|filter` and `4|1` without.
     spaced = _SPACED_PIPE_RE.split(inner)
     return [cell.strip() for cell in (spaced if len(spaced) in ORDERS else inner.split("|"))]
+
+
+def _comma_cells(body: str) -> list[str]:
+    """The fields of a comma-separated row, unquoted (the quote the row's first field opens with,
+    else `"`, may enclose a field that holds a comma)."""
+    quote = body[0] if body[:1] in "'\"" else '"'
+    return [cell.strip() for cell in next(csv.reader([body], quotechar=quote, skipinitialspace=True))]
 
 
 def read_headerless(lines: list[str], numbers: list[int], start: int, first: int) -> Read:
@@ -308,9 +327,13 @@ def _place_all(order: Order, texts: list[str]) -> list[list[str]]:
 def _result(run: _Run, fitting: list[Fit]) -> ResultSet:
     """The rows in the first order that fits, with notices on how they were read."""
     order, rows = fitting[0]
-    table = [{name: value(cell) for name, cell in zip(order.columns, row, strict=True)} for row in rows]
+    comma = run.separator == ","
+    table = [
+        {name: None if comma and cell == "" else value(cell) for name, cell in zip(order.columns, row, strict=True)}
+        for row in rows
+    ]
     numbers = run.numbers
-    result = ResultSet("table" if run.separator == "|" else "tsv", list(order.columns), table, numbers[run.at[0]])
+    result = ResultSet(_FORMATS.get(run.separator, "tsv"), list(order.columns), table, numbers[run.at[0]])
     span = _span([numbers[run.at[0]], numbers[run.end - 1]])
     have, their = ("have", "their") if len(rows) > 1 else ("has", "its")
     result.notices.append(f"{span} {have} no header; read as {order.name} because {their} values fit them.")
@@ -321,6 +344,12 @@ def _result(run: _Run, fitting: list[Fit]) -> ResultSet:
         result.notices.append(
             f"{their.capitalize()} values are separated by single spaces: they were placed into the columns by "
             "their shapes (id a number, type an access type, …). Check them."
+        )
+    if comma:
+        result.uncertain = True
+        result.notices.append(
+            f"{their.capitalize()} values are separated by commas, as a GUI copies rows as CSV (an empty field is "
+            "read as NULL): a list of keys or refs printed without quotes would hold commas too. Check them."
         )
     if len(fitting) > 1:
         result.uncertain = True

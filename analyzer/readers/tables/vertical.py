@@ -7,7 +7,8 @@ empty, and `Extra:` may have lost its trailing space.
 A row is also read without its `*** N. row ***` line, by what EXPLAIN prints: a run of fields
 labelled with at least four of its columns (`repair.labels`), however indented or aligned,
 and the next row starts where a label comes again. A comment typed after a value (`-- `, `#`,
-`//`) is left out where the column's values cannot hold it.
+`//`) is left out where the column's values cannot hold it. A page may have dropped the space
+after a column's name (`Id:1`) and the leading stars of the row's line (`1. Row *****`).
 """
 
 from __future__ import annotations
@@ -26,11 +27,16 @@ from analyzer.wording import describe_lines, plural
 
 # The stars after `N. row` may have been wrapped onto the next line, or cut off with the line.
 ROW_RE = lazy_regex(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
+# The same line without its leading stars (a page or a converter took them for markup), `Row` maybe
+# capitalised; the first group, the leading stars, is empty.
+_BARE_ROW_RE = lazy_regex(r" *()(\d+)\. ?[Rr][Oo][Ww] *(\*{5,})\s*$")
 ROW_MARK = "*** N. row ***"
+_CLIENT_STARS = 27  # the stars the client prints on each side of `N. row`
 # No terminal or mail client wraps lines narrower than this.
 _NARROWEST_WRAP = 40
 # A field line: its indentation (with the `- ` of a YAML or Markdown list item), name and value.
-_FIELD_RE = lazy_regex(r"^( *(?:[-*] +)?)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$)")
+# A value right after the colon (`Id:1`, a page dropped the space) is taken for a column's name only.
+_FIELD_RE = lazy_regex(r"^( *(?:[-*] +)?)([A-Za-z_][\w$#]{0,63}):(?: (.*)|$|(\S.*))")
 # A comment typed after a value: `-- ` (or `--` ending the line), `#` or `//`, after a space.
 _COMMENT_RE = lazy_regex(r" (?:--(?: |$)|#|//)")
 # The columns whose values never hold a space followed by a comment's marker: numbers, words,
@@ -39,9 +45,12 @@ _NO_COMMENT_INSIDE = EXPLAIN_COLUMNS - {"extra"}
 
 
 def row_marker(line: str) -> re.Match[str] | None:
-    """The `*** N. row ***` marker in `line`, also after chat text typed on the same line."""
+    """The `*** N. row ***` marker in `line`, also after chat text typed on the same line, or
+    without its leading stars (`1. Row *****`) alone on its line."""
     at = line.find("*****")
-    return None if at < 0 else ROW_RE.match(line, at)
+    if at < 0:
+        return None
+    return ROW_RE.match(line, at) or _BARE_ROW_RE.match(line)
 
 
 def starts_vertical(line: str) -> bool:
@@ -158,8 +167,9 @@ def _read_marker(scan: _Records, j: int, line: str, marker: re.Match[str]) -> in
     if j < len(scan.lines) and scan.lines[j].strip() and not scan.lines[j].strip().strip("*"):
         scan.wrapped_markers += 1
         return j + 1  # the rest of the stars, wrapped
-    if len(marker.group(3)) < len(marker.group(1)):
+    if len(marker.group(3)) < len(marker.group(1)) == _CLIENT_STARS:
         # Fewer stars after `row` than before, and no more on the next line: cut at this width.
+        # (A line with another number of stars before the row was retyped or restyled, not cut.)
         scan.cut_width = min(scan.cut_width or marker_width, marker_width)
     return j
 
@@ -202,6 +212,8 @@ def _read_field(scan: _Records, j: int, line: str) -> bool:
     scan.widths[line_width] = scan.widths.get(line_width, 0) + 1
     match = _FIELD_RE.match(line)
     name = match.group(2).lower() if match else ""
+    if match and match.group(4) is not None and name not in EXPLAIN_COLUMNS and name not in WARNING_COLUMNS:
+        match, name = None, ""
     if name in EXPLAIN_COLUMNS and (not scan.records or name in scan.names):
         _start_record(scan, j)
         scan.unmarked.append(scan.numbers[j])
@@ -217,7 +229,7 @@ def _read_field(scan: _Records, j: int, line: str) -> bool:
         scan.colon = len(match.group(1)) + len(match.group(2))
         if name in EXPLAIN_COLUMNS:
             scan.names.add(name)
-        text = match.group(3) or ""
+        text = match.group(3) or match.group(4) or ""
         kept = _without_comment(name, text)
         if kept is not None:
             scan.commented.append(scan.numbers[j])
