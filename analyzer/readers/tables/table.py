@@ -141,6 +141,7 @@ class _Table:
     loose: int = 0  # lines split at their `|` signs instead of the border's columns
     overflows: list[int] = field(default_factory=list)  # numbers of the rows whose last cell runs past the border
     skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
+    rules: int = 0  # borders printed between rows (a border after every row)
 
 
 def parse_table(
@@ -307,10 +308,28 @@ def _read_border(table: _Table, frame: _Frame, j: int) -> tuple[int, bool]:
         return k, True
     table.borders += 1
     if table.borders >= 3 and sections[-1]:
-        return k, False
+        if not _row_follows(table, frame, k):
+            return k, False
+        table.rules += 1
     if sections[-1]:
         sections.append([])
     return k, True
+
+
+def _row_follows(table: _Table, frame: _Frame, k: int) -> bool:
+    """Whether a row of the table follows the border ending before `lines[k]`: a line at the
+    table's indentation whose `|` signs stand at the border's columns, which is not its header
+    again. Some programs print a border after every row, not just under the header."""
+    if k >= len(table.lines) or frame.total is None or not table.sections[0]:
+        return False
+    line = table.lines[k].rstrip()
+    if line[table.indent : table.indent + 1] != "|" or width(line) != frame.total or not _aligned(line, 0, frame.seps):
+        return False
+    return _cells(line) != _cells(table.sections[0][0][0])
+
+
+def _cells(text: str) -> list[str]:
+    return [cell.strip().lower() for cell in text.strip().strip("|").split("|")]
 
 
 def _read_row(table: _Table, frame: _Frame, j: int, s: str) -> int:
@@ -411,6 +430,8 @@ def _result(table: _Table, frame: _Frame, physical: list[tuple[str, int]]) -> Re
     _report_joins(table.joins, result.notices, frame.wrap)
     if table.markdown:
         result.notices.append("Read a Markdown table (a '|---|' rule under the header).")
+    if table.rules:
+        result.notices.append(f"Read the rows between the {plural(table.rules, 'border')} printed after each row.")
     if table.loose:
         result.notices.append(
             f"Split {plural(table.loose, 'line')} that {'does' if table.loose == 1 else 'do'} not line up with the "

@@ -399,3 +399,35 @@ def test_a_cell_list_of_too_few_explain_names_reads_no_rows():
     plan = parse("id |\nselect_type |\nname |\nvalue |\n-----+\n1 |\nSIMPLE |\nx |\ny |")
     assert plan.truncated
     assert plan.rows == []
+
+
+# -- a border after every row --------------------------------------------------------------------
+
+_RULE = "+----+-------------+-------+------+---------------+------+---------+------+------+-------------+"
+_HEAD = "| id | select_type | table | type | possible_keys | key  | key_len | ref  | rows | Extra       |"
+
+
+def _ruled(tables: list[str]) -> str:
+    rows = [
+        f"|  1 | SIMPLE      | {name:<5} | ALL  | NULL          | NULL | NULL    | NULL | {10 * (i + 1):>4} | Using where |"
+        for i, name in enumerate(tables)
+    ]
+    return "\n".join([_RULE, _HEAD, _RULE, *(f"{row}\n{_RULE}" for row in rows)]) + "\n"
+
+
+@pytest.mark.parametrize("tables", [["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d", "e"]])
+def test_a_border_after_every_row_keeps_every_row(tables):
+    plan = parse(_ruled(tables))
+    assert [row["table"] for row in plan.rows] == tables
+    assert not plan.truncated and not plan.uncertain
+    assert any("printed after each row" in notice for notice in plan.notices)
+
+
+def test_a_second_table_right_after_a_bottom_border_is_not_more_rows():
+    warnings = "| Level | Code | Message                                                                          |"
+    second = _ruled(["x"])
+    for after in (warnings, _HEAD):
+        text = _ruled(["a", "b"]) + (after + "\n" if after == warnings else second)
+        plan = parse(text)
+        assert [row["table"] for row in plan.rows][:2] == ["a", "b"]
+        assert "x" not in [row["table"] for row in plan.rows[:2]]
