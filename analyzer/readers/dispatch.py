@@ -37,10 +37,11 @@ from analyzer.readers.resultset import (
     is_explain_header,
     missing_tail,
 )
-from analyzer.readers.tables.table import BOX_DRAWING, Wrapped, has_box_drawing, parse_table, starts_table
+from analyzer.readers.tables.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
 from analyzer.repair.cleanup import Cleaned, statement_query
 from analyzer.repair.scan import line_indexes, matching_lines, pattern, starting_lines
 from analyzer.repair.textwidth import expand_tabs
+from analyzer.repair.unwrap.boxed import Wrapped
 from analyzer.structs import dataclass, replace
 from analyzer.wording import describe_lines, plural
 

@@ -43,7 +43,7 @@ OTHER_READERS = {
         "shapes.by_value",
         "shapes.cell_shapes",
     )
-}
+} | {f"analyzer.repair.unwrap.{name}" for name in ("batch", "fields", "documents")}  # their un-wrapping
 # Standard modules that cost more to import than analyzing a short paste.
 HEAVY = {"dataclasses", "inspect", "typing", "tomllib", "argparse", "json", "html", "logging", "pathlib", "shutil"}
 # The analysis's modules, for the web and the API only: the CLI prints text.

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from analyzer.model import FORMATS, LINE_ROLES, ParseError
 from analyzer.pipeline import parse
-from analyzer.readers.tables.table import _UNWRAP_LINES
+from analyzer.repair.unwrap.boxed import UNWRAP_LINES
 from tests.analyzer.readers.test_formats import CJK_ROWS, CLASSIC, MYSQL8, MYSQL8_ROWS, ROWID_FILTER_ROWS
 from tests.analyzer.repair import mangle
 
@@ -218,10 +218,10 @@ def test_generated_slow_shapes_are_read_or_refused(head, unit, copies):
 @given(st.sampled_from(HEADS), UNITS)
 @example("| EXPLAIN |\n+-x-+\n| {\n", "+\n")  # 3,000 border pieces: within the unwrapping budget, 6,000 past it
 def test_twice_the_paste_is_at_most_about_twice_the_work(head, unit):
-    # At least 6 KB and more lines than the table reader unwraps (`_UNWRAP_LINES`, plus a line in
+    # At least 6 KB and more lines than the table reader unwraps (`UNWRAP_LINES`, plus a line in
     # 64), then twice that: past the sizes where work bounded by a constant (a header of at most
     # `MAX_COLUMNS` separators, the unwrapping budget of a paste) still grows with the paste.
-    copies = max(50, 6000 // len(unit), (_UNWRAP_LINES + 200) // unit.count("\n") + 1)
+    copies = max(50, 6000 // len(unit), (UNWRAP_LINES + 200) // unit.count("\n") + 1)
     calls(paste_of(head, unit, 2 * copies))  # fills the caches (patterns compiled on first use, the glossary)
     once, twice = calls(paste_of(head, unit, copies)), calls(paste_of(head, unit, 2 * copies))
     assert twice <= 2.5 * once + 2000, (once, twice, head[:40], unit)

@@ -37,7 +37,8 @@ from analyzer.model import Plan
 from analyzer.readers.documents.document_model import SUBQUERY_LISTS, document_tree, operations_tree
 from analyzer.readers.documents.tree_plan import flatten_with_sources, make_node
 from analyzer.readers.resultset import STANDARD_ORDER
-from analyzer.repair.rejoin import describe, rejoin
+from analyzer.repair.unwrap.documents import mend_wrapped_strings, rejoin_cut_lines
+from analyzer.repair.unwrap.pieces import describe, rejoin
 from analyzer.structs import dataclass, field
 from analyzer.wording import plural
 
@@ -231,7 +232,7 @@ def _mended(source: str, decoder: json.JSONDecoder) -> tuple[Any, str, list[str]
     doc = _decode(decoder, uncommented.text) if uncommented is not None else None
     if uncommented is not None and doc is not None:
         return doc, uncommented.text, [uncommented.notice]
-    rejoined = _rejoin_wrapped(source)
+    rejoined = rejoin_cut_lines(source)
     if rejoined is None:
         return None
     notices = ["Lines of the JSON plan were hard-wrapped by a terminal; they have been rejoined."]
@@ -349,41 +350,6 @@ def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder, repaired
     return _build_plan(doc, source, notices, truncated=True)
 
 
-def _rejoin_wrapped(source: str) -> str | None:
-    """Undo a terminal's hard wrap: lines cut at exactly the widest line's length continue on the
-    next line. None when the text does not look wrapped (fewer than two lines at that width)."""
-    lines = source.split("\n")
-    width = max(len(line) for line in lines)
-    if width < 20 or sum(1 for line in lines if len(line) == width) < 2:
-        return None
-    out: list[str] = []
-    joining = False
-    for line in lines:
-        if joining:
-            out[-1] += line
-        else:
-            out.append(line)
-        joining = len(line) == width
-    return "\n".join(out)
-
-
-def _unwrapped_strings(doc: Any) -> int:
-    """Remove the raw line breaks a wrap left inside strings (servers escape real ones); returns
-    how many strings were mended. Iterative, over an already depth-checked document."""
-    mended = 0
-    stack = [doc]
-    while stack:
-        item = stack.pop()
-        entries = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
-        for key, value in entries:
-            if isinstance(value, str) and "\n" in value:
-                item[key] = value.replace("\r", "").replace("\n", "")
-                mended += 1
-            elif isinstance(value, dict | list):
-                stack.append(value)
-    return mended
-
-
 def _refused(message: str) -> Plan:
     return Plan(format="json", columns=list(COLUMNS), notices=[message], truncated=True)
 
@@ -413,7 +379,7 @@ def _batch_line(text: str, start: int, margins: list[int] | None, notices: list[
     or a mail client wrapped it into put back together. The line holds no raw line break, so
     every following line up to an empty one (or a new `EXPLAIN` header or document) is a piece.
 
-    See `analyzer.repair.rejoin` for how a terminal's cut and a mail client's break are told apart.
+    See `analyzer.repair.unwrap.pieces` for how a terminal's cut and a mail client's break are told apart.
     """
     first = text.count("\n", 0, start)
     lines = text[start:].split("\n", 5000)
@@ -519,7 +485,7 @@ def _salvage(source: str, error_at: int, decoder: json.JSONDecoder) -> Any:
 def _build_plan(doc: dict[str, Any], source: str, notices: list[str], truncated: bool) -> Plan:
     if _depth_exceeds(doc, MAX_DEPTH):
         return _refused("The JSON plan is nested too deeply to be read.")
-    if _unwrapped_strings(doc):
+    if mend_wrapped_strings(doc):
         notices.append("Text values of the JSON plan were hard-wrapped over several lines; they have been rejoined.")
     if "query_block" in doc:
         flat = _Flattener()

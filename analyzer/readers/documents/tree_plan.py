@@ -35,6 +35,7 @@ import re
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Plan
+from analyzer.repair.unwrap.documents import join_plan_pieces
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
@@ -431,14 +432,12 @@ def _plan_lines(lines: list[str]) -> tuple[list[_Item], int]:
             previous_length = len(raw)
             continue
         items.append(at if line.strip() else None)
-    glue = "" if len(cut_lengths) <= 1 else " "
+    mailed = len(cut_lengths) > 1
     wrapped = 0
     for item in items:
         if isinstance(item, _Entry) and item.pieces is not None and len(item.pieces) > 1:
-            first, *rest = item.pieces
-            wrapped += len(rest)
-            body = first + "".join(glue + piece if glue and not piece[:1].isspace() else piece for piece in rest)
-            item.body = body.rstrip()
+            wrapped += len(item.pieces) - 1
+            item.body = join_plan_pieces(item.pieces, mailed)
     return items, wrapped
 
 

@@ -39,8 +39,8 @@ from analyzer.readers.shapes.headerless import (
     read_headerless,
     starts_row,
 )
-from analyzer.readers.tables.table import is_border
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
+from analyzer.repair.unwrap.boxed import is_border
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 

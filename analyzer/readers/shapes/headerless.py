@@ -28,8 +28,8 @@ from analyzer.model import ParseError
 from analyzer.readers.resultset import CUT, ResultSet, value
 from analyzer.readers.shapes.by_value import ORDERS, PREFERRED, Order, misfit, place
 from analyzer.readers.shapes.cell_shapes import stops_inside
-from analyzer.readers.tables.table import is_border
 from analyzer.readers.vocabulary import SELECT_TYPES
+from analyzer.repair.unwrap.boxed import is_border
 from analyzer.structs import dataclass, field, replace
 from analyzer.wording import describe_lines
 

@@ -23,7 +23,7 @@ import re
 
 from analyzer.lazy import lazy_regex
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, ResultSet, is_explain_header, unique_names, value
-from analyzer.repair.rejoin import describe, rejoin
+from analyzer.repair.unwrap.pieces import describe, rejoin
 from analyzer.wording import describe_lines
 
 _HTML_TABLE_RE = lazy_regex(r"<TABLE\b[^>]{0,200}>(.*?)(?:</TABLE>|\Z)", re.IGNORECASE | re.DOTALL)

@@ -9,6 +9,7 @@ width and may drop the trailing spaces of each piece; a mail client wraps at a s
 drop that space. Lines that stay short of the border width (or a border without its closing
 `+`) mean the paste was cut: the cut cell keeps its visible start followed by `CUT` (`…`),
 missing cells are `CUT` alone, and the rows are reported as truncated.
+The rejoining itself is `analyzer.repair.unwrap.boxed`'s.
 
 Without a first border (a partial selection) the border under the header is the frame;
 without any border the header's `|` signs are (its wrap width found by trying); a table
@@ -19,15 +20,24 @@ space beside them.
 from __future__ import annotations
 
 import itertools
-import operator
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable
-from functools import cached_property
 
-from analyzer.deadline import check_deadline
 from analyzer.readers.resultset import CUT, ResultSet, is_explain_header, unique_names, value
-from analyzer.repair.scan import pattern, starting_lines
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, Columns, width
+from analyzer.repair.unwrap.boxed import (
+    MAX_COLUMNS,
+    Frame,
+    HeaderPieces,
+    Joins,
+    Wrapped,
+    aligned,
+    assemble,
+    border_end,
+    header_frame,
+    in_place,
+    is_border,
+    is_border_piece,
+    join_border,
+)
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
@@ -43,19 +53,6 @@ BOX_DRAWING = str.maketrans(
 # How a remark after a row may start (`<derived2>` and other cells do not).
 _REMARK_MARKS = ("<-", "<=", "--", "#", "//", "^", "\u2190", "\u21d0")
 
-# More separators than any EXPLAIN has columns: not an EXPLAIN table.
-MAX_COLUMNS = 200
-# Lines the attempts to unwrap the header of a table without borders may go over in one paste
-# (besides one in 64 of its lines; see `Wrapped`).
-_UNWRAP_LINES = 3_000
-# How many breaks `_search` may try for one line, and for all the lines of a paste (besides two a
-# line of the paste): a paste whose every line is a damaged row makes each search fail after
-# trying every choice it has.
-_SEARCH_STEPS = 300
-_SEARCH_BUDGET = 20_000
-# An ASCII piece this wide or less is joined to the line to see whether it lines up (`_lines_up`).
-_SHORT_PIECE = 512
-
 
 def has_box_drawing(lines: list[str]) -> bool:
     if "".join(lines).isascii():
@@ -63,49 +60,9 @@ def has_box_drawing(lines: list[str]) -> bool:
     return any(line.lstrip()[:1] in "┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃" and line.strip() for line in lines)
 
 
-def is_border(line: str) -> bool:
-    if "+" not in line:
-        return False  # most lines, told without a copy
-    s = line.strip()
-    return len(s) >= 2 and s[0] == "+" and "-" in s and not s.strip("+-")
-
-
-def _is_border_piece(line: str) -> bool:
-    s = line.rstrip()
-    return bool(s) and s[0] in "+-" and not s.strip("+-")
-
-
 def _is_markdown_rule(line: str) -> bool:
     s = line.strip()
     return len(s) >= 3 and "-" in s and not s.strip("|-: ")
-
-
-@dataclass
-class _Frame:
-    """Where the cell separators of a table sit (display columns) and how wide its lines are."""
-
-    seps: list[int]
-    total: int | None  # width of a complete line; None when unknown (border cut short)
-    wrap: int | None  # width a terminal wrapped the lines at, when the border shows it
-    left_open: bool = False  # no `|` before the first cell
-    right_open: bool = False  # no `|` after the last cell (the line was cut, or borders lost)
-    cut_edge: bool = False  # the right edge is missing because lines were cut short
-
-    @property
-    def cells(self) -> int:
-        """How many cells a line of the table holds."""
-        return len(self.seps) - 1 + self.left_open + self.right_open
-
-
-class _Joins:
-    """Counts of rejoined pieces, for the notices."""
-
-    def __init__(self) -> None:
-        self.wrap: int | None = None
-        self.terminal = 0  # pieces of lines a terminal cut at `wrap` columns
-        self.word = 0  # pieces of lines wrapped at a space
-        self.spaces = 0  # spaces put back where a wrap dropped them
-        self.irregular = 0  # joins that fit neither a terminal cut nor a single dropped space
 
 
 def starts_table(lines: list[str], i: int) -> bool:
@@ -130,7 +87,7 @@ class _Table:
     top: bool  # the table starts with its top border
     borders: int  # borders read so far: top, under the header, bottom
     wrapped: Wrapped  # shared by the tables of the paste
-    joins: _Joins = field(default_factory=_Joins)
+    joins: Joins = field(default_factory=Joins)
     notices: list[str] = field(default_factory=list)
     # The logical lines read (each with the index of its first piece), in sections between borders.
     sections: list[list[tuple[str, int]]] = field(default_factory=lambda: [[]])
@@ -153,12 +110,12 @@ def parse_table(
 ) -> tuple[ResultSet | None, int]:
     """Read the table starting at `lines[start]`; return it (or None) and the index after it.
 
-    `margins` holds, per line, the width of the quoting the cleanup removed (see `_assemble`);
+    `margins` holds, per line, the width of the quoting the cleanup removed (see `assemble`);
     `wrapped` is shared by the calls on the same `lines` (see `Wrapped`).
     """
     first = lines[start]
     top = is_border(first)
-    if top and start and _is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
+    if top and start and is_border_piece(lines[start - 1]) and not is_border(lines[start - 1]):
         return None, start + 1  # the rest of a first border that was only partly selected
     indent = len(first) - len(first.lstrip())
     wrapped = wrapped or Wrapped(lines)
@@ -180,7 +137,7 @@ def parse_table(
     return _result(table, frame, physical), j
 
 
-def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
+def _find_frame(table: _Table) -> tuple[Frame, int] | None:
     """The table's frame and the index of its header line (after the top border, if any): the frame
     is drawn by the top border, else by the border under the header, else by the header's `|` signs."""
     lines, start = table.lines, table.start
@@ -189,7 +146,7 @@ def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
     below = table.wrapped.border_below(start, table.indent)
     if below is not None:
         # A table whose first border was lost (or only partly selected) takes the one below the header.
-        found = _border_frame(table, below, _Joins())
+        found = _border_frame(table, below, Joins())
         return None if found is None else (found[0], start)
     frame = _borderless_wrapped_frame(lines, start, table.indent, table.margins, table.wrapped)
     if frame is None:
@@ -200,7 +157,7 @@ def _find_frame(table: _Table) -> tuple[_Frame, int] | None:
     return frame, start
 
 
-def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int] | None:
+def _border_frame(table: _Table, at: int, joins: Joins) -> tuple[Frame, int] | None:
     """The frame of the border at `lines[at]` (with the pieces a terminal wrapped it into) and the
     index after it; None for a border with more separators than any EXPLAIN has columns, or a
     wrapped one once the paste's attempts have used up their budget of lines (`Wrapped`)."""
@@ -208,7 +165,7 @@ def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int] |
     j = wrapped.border_end(at)
     if wrapped.count("+", at, j) > MAX_COLUMNS or (j > at + 1 and not wrapped.spend(j - at)):
         return None
-    border = _join_border(table.lines, at, j, joins)
+    border = join_border(table.lines, at, j, joins)
     closed = border.endswith("+")
     seps = [k for k, c in enumerate(border) if c == "+"]
     wrap = width(table.lines[at].rstrip()) + table.margins[at] if j - at > 1 else None
@@ -217,7 +174,7 @@ def _border_frame(table: _Table, at: int, joins: _Joins) -> tuple[_Frame, int] |
             f"The table border on line {table.numbers[at]} stops at column {width(border)} without its closing '+': "
             "the lines were truncated."
         )
-    return _Frame(seps, width(border) if closed else None, wrap, right_open=not closed, cut_edge=not closed), j
+    return Frame(seps, width(border) if closed else None, wrap, right_open=not closed, cut_edge=not closed), j
 
 
 def _without_cells(table: _Table, j: int) -> tuple[ResultSet, int]:
@@ -242,7 +199,7 @@ def _one_column(table: _Table, j: int) -> tuple[ResultSet, int]:
     return ResultSet("table", [name], [], table.numbers[table.start], notices=table.notices), max(j, table.start + 1)
 
 
-def _gather(table: _Table, frame: _Frame, j: int) -> int:
+def _gather(table: _Table, frame: Frame, j: int) -> int:
     """Collect the table's logical lines from `lines[j]` into `table.sections` (a new section
     after each border or Markdown rule); return the index after the table."""
     while j < len(table.lines):
@@ -274,7 +231,7 @@ def _gather(table: _Table, frame: _Frame, j: int) -> int:
     return j
 
 
-def _after_gap(table: _Table, frame: _Frame, j: int) -> int | None:
+def _after_gap(table: _Table, frame: Frame, j: int) -> int | None:
     """Where the table goes on after the empty `lines[j]`; None where it ends there."""
     lines, sections = table.lines, table.sections
     if table.borders == 0 and len(sections) == 1 and len(sections[0]) == 1 and _row_after_gap(lines, j, table.indent):
@@ -295,10 +252,10 @@ def _after_gap(table: _Table, frame: _Frame, j: int) -> int | None:
     return resume
 
 
-def _read_border(table: _Table, frame: _Frame, j: int) -> tuple[int, bool]:
+def _read_border(table: _Table, frame: Frame, j: int) -> tuple[int, bool]:
     """Take in the border at `lines[j]`; return the index to go on from and whether the table goes on."""
-    k = _border_end(table.lines, j)
-    border = _join_border(table.lines, j, k, table.joins)
+    k = border_end(table.lines, j)
+    border = join_border(table.lines, j, k, table.joins)
     if frame.total is not None and width(border) != frame.total:
         return j, False
     sections = table.sections
@@ -316,14 +273,14 @@ def _read_border(table: _Table, frame: _Frame, j: int) -> tuple[int, bool]:
     return k, True
 
 
-def _row_follows(table: _Table, frame: _Frame, k: int) -> bool:
+def _row_follows(table: _Table, frame: Frame, k: int) -> bool:
     """Whether a row of the table follows the border ending before `lines[k]`: a line at the
     table's indentation whose `|` signs stand at the border's columns, which is not its header
     again. Some programs print a border after every row, not just under the header."""
     if k >= len(table.lines) or frame.total is None or not table.sections[0]:
         return False
     line = table.lines[k].rstrip()
-    if line[table.indent : table.indent + 1] != "|" or width(line) != frame.total or not _aligned(line, 0, frame.seps):
+    if line[table.indent : table.indent + 1] != "|" or width(line) != frame.total or not aligned(line, 0, frame.seps):
         return False
     return _cells(line) != _cells(table.sections[0][0][0])
 
@@ -332,15 +289,15 @@ def _cells(text: str) -> list[str]:
     return [cell.strip().lower() for cell in text.strip().strip("|").split("|")]
 
 
-def _read_row(table: _Table, frame: _Frame, j: int, s: str) -> int:
+def _read_row(table: _Table, frame: Frame, j: int, s: str) -> int:
     """Take in the row at `lines[j]` (`s`, without trailing spaces) with its wrapped pieces; return the index after it."""
     cut = _remark_start(s, frame)
     if cut is not None:
         _take_off_remark(table, j, s, cut)
-    row_text, k = _assemble(table.lines, j, frame, table.joins, table.margins, table.wrapped)
+    row_text, k = assemble(table.lines, j, frame, table.joins, table.margins, table.wrapped)
     if table.squeezed is None:
         table.squeezed = (
-            frame.total is not None and not _aligned(row_text, 0, frame.seps) and _overflowing(row_text, frame) is None
+            frame.total is not None and not aligned(row_text, 0, frame.seps) and _overflowing(row_text, frame) is None
         )
     if table.squeezed:
         row_text, k = _join_squeezed(table, frame, row_text, k)
@@ -359,7 +316,7 @@ def _take_off_remark(table: _Table, j: int, s: str, cut: int) -> None:
     table.lines[j] = s[:cut]
 
 
-def _overflowing(text: str, frame: _Frame) -> list[str] | None:
+def _overflowing(text: str, frame: Frame) -> list[str] | None:
     """The cells of a row whose last cell runs past the right border (longer than the border's
     column) but ends with the row's closing `|`: every separator but the last is in place, and no
     `|` with a space beside it comes between the last one and the closing `|`. None otherwise."""
@@ -368,7 +325,7 @@ def _overflowing(text: str, frame: _Frame) -> list[str] | None:
     if total is None or frame.left_open or len(seps) < 2 or not s.endswith("|") or width(s) <= total:
         return None
     columns = Columns(s)
-    if not _in_place(columns.char, seps[-1], 0, seps[:-1]):
+    if not in_place(columns.char, seps[-1], 0, seps[:-1]):
         return None
     last = s[columns.index(seps[-2]) + 1 : -1]
     if " |" in last or "| " in last or last[:1] != " " or last[-1:] != " ":
@@ -378,7 +335,7 @@ def _overflowing(text: str, frame: _Frame) -> list[str] | None:
     ]
 
 
-def _glued_border_end(line: str, frame: _Frame, indent: int) -> int | None:
+def _glued_border_end(line: str, frame: Frame, indent: int) -> int | None:
     """Where a border that other text was glued to (its line break lost) ends in `line`: its run of
     `+` and `-` from the table's indentation is exactly the table's width, with every `+` at a
     column of the frame's, and text that is neither `+` nor `-` follows. None otherwise."""
@@ -402,7 +359,7 @@ def _take_off_glued_text(table: _Table, j: int, s: str, cut: int) -> None:
     table.lines[j] = s[:cut]
 
 
-def _join_squeezed(table: _Table, frame: _Frame, row_text: str, k: int) -> tuple[str, int]:
+def _join_squeezed(table: _Table, frame: Frame, row_text: str, k: int) -> tuple[str, int]:
     """Rejoin a row whose spaces were collapsed, so the border cannot guide the rejoining: a line
     continues while it holds fewer cells than the border has columns (at the space a mail client
     dropped). Returns the row and the index after it."""
@@ -417,7 +374,7 @@ def _join_squeezed(table: _Table, frame: _Frame, row_text: str, k: int) -> tuple
     return row_text, k
 
 
-def _result(table: _Table, frame: _Frame, physical: list[tuple[str, int]]) -> ResultSet:
+def _result(table: _Table, frame: Frame, physical: list[tuple[str, int]]) -> ResultSet:
     """The result set of the table's logical lines (the header first), with its notices."""
     header_text, header_at = physical[0]
     header_cells, header_ok = _read_header(table, frame, header_text)
@@ -468,7 +425,7 @@ def _truncated(result: ResultSet, notice: str) -> None:
     result.notices.append(notice)
 
 
-def _read_header(table: _Table, frame: _Frame, text: str) -> tuple[list[str], bool]:
+def _read_header(table: _Table, frame: Frame, text: str) -> tuple[list[str], bool]:
     """The header's cells and whether it is whole; a header that is not but belongs to a table
     of known width is split at its `|` signs instead when that gives every column."""
     cells, ok = _split(text, frame, header=True)
@@ -482,7 +439,7 @@ def _read_header(table: _Table, frame: _Frame, text: str) -> tuple[list[str], bo
 
 
 def _read_rows(
-    table: _Table, frame: _Frame, result: ResultSet, data: list[tuple[str, int]], header_cells: list[str]
+    table: _Table, frame: Frame, result: ResultSet, data: list[tuple[str, int]], header_cells: list[str]
 ) -> list[int]:
     """Fill `result.rows` and `result.affected_rows` from the data lines; return the line numbers of the damaged rows."""
     names = [c.lower() for c in header_cells]
@@ -523,7 +480,7 @@ def _row_words(indices: list[int]) -> str:
     return "Rows " + ", ".join(str(i + 1) for i in indices[:8]) + (" and more" if len(indices) > 8 else "") + " are"
 
 
-def _report_joins(joins: _Joins, notices: list[str], wrap: int | None) -> None:
+def _report_joins(joins: Joins, notices: list[str], wrap: int | None) -> None:
     if joins.terminal:
         notices.append(f"Rejoined {plural(joins.terminal, 'line')} hard-wrapped at {joins.wrap or wrap} columns.")
     if joins.word:
@@ -533,7 +490,7 @@ def _report_joins(joins: _Joins, notices: list[str], wrap: int | None) -> None:
         )
 
 
-def _remark_start(line: str, frame: _Frame) -> int | None:
+def _remark_start(line: str, frame: Frame) -> int | None:
     """Where text typed after a complete row's closing `|` starts, if there is any."""
     if frame.total is None or frame.right_open or width(line) <= frame.total:
         return None
@@ -547,10 +504,10 @@ def _remark_start(line: str, frame: _Frame) -> int | None:
     rest = line[after:]
     if not (rest.startswith(("  ", "\t")) or rest.lstrip().startswith(_REMARK_MARKS)):
         return None
-    return at + 1 if _aligned(line[: at + 1], 0, frame.seps) else None
+    return at + 1 if aligned(line[: at + 1], 0, frame.seps) else None
 
 
-def _resume_after_remark(lines: list[str], j: int, frame: _Frame, indent: int) -> int | None:
+def _resume_after_remark(lines: list[str], j: int, frame: Frame, indent: int) -> int | None:
     """Index of the row (or bottom border) that goes on with an open table after a short remark
     (other text between empty lines) starting at `lines[j]`, or None."""
     if frame.total is None:
@@ -560,7 +517,7 @@ def _resume_after_remark(lines: list[str], j: int, frame: _Frame, indent: int) -
         line = lines[k].rstrip()
         if not line.strip():
             continue
-        row = line[indent : indent + 1] == "|" and _aligned(line, 0, frame.seps)
+        row = line[indent : indent + 1] == "|" and aligned(line, 0, frame.seps)
         if (row or is_border(line)) and width(line) == frame.total:
             return k if text else None  # a row, or the table's bottom border
         if line.lstrip()[:1] in ("|", "+"):
@@ -577,187 +534,9 @@ def _row_after_gap(lines: list[str], j: int, indent: int) -> bool:
     return j + 2 >= len(lines) or not lines[j + 2].strip()
 
 
-class Wrapped:
-    """What the attempts to read a table at the lines of one paste share about the lines a
-    terminal or a mail client may have cut into pieces (borders, and the headers of tables without
-    borders): where such a line's pieces end, how many `|` or `+` signs lines hold, how many more
-    lines the attempts may go over, and how many more breaks the searches for the gaps of wrapped
-    rows may try (`_search`).
-
-    Every line the pieces of a border or header go over ends it where it ends for its first line
-    (a piece follows by what the last piece ends with and what the next line starts with), so one
-    scan serves the attempts at all the lines it went over (for headers, at the same indentation).
-
-    A paste reads each of its borders and headers once or twice, but one whose lines start table
-    after table that each end at once (junk made of `|`, `+` and `-`) would go over the same
-    pieces again and again, ten widths at a time for a header: the attempts of a paste may go over
-    `_UNWRAP_LINES` lines, and one in 64 of its lines, in all.
-    """
-
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self._headers: dict[int, tuple[int, int]] = {}  # per indentation: the last header scanned, (start, end)
-        # Per indentation: the lines between (first, last) a header refused for its count also
-        # refuses, while the header scan kept is the third item (`_refuse`).
-        self._refused: dict[int, tuple[int, int, tuple[int, int]]] = {}
-        self._border = (-1, -1)  # the last border scanned
-        self._counts: dict[str, list[int]] = {}  # per sign: how many the lines before each line hold
-        self._text = ""  # the lines joined, and where each starts in it (`_open_end`), once needed
-        self._offsets: list[int] | None = None
-        self._stops: list[int] | None = None  # per line, the first border or empty line from it on
-        self._left = _UNWRAP_LINES + len(lines) // 64
-        self._steps = _SEARCH_BUDGET + 2 * len(lines)
-
-    def spend(self, count: int) -> bool:
-        """Take `count` lines from the budget; False when it was spent already."""
-        left = self._left
-        self._left -= count
-        return left > 0
-
-    def steps(self) -> int:
-        """How many breaks the next search for a wrapped line's gaps may try (`_search`)."""
-        return max(0, min(_SEARCH_STEPS, self._steps))
-
-    def searched(self, steps: int) -> None:
-        """Count the breaks a search tried."""
-        self._steps -= steps
-
-    def header_end(self, start: int, indent: int) -> int:
-        """Index after the pieces of the header line `lines[start]` (see `_header_end`)."""
-        if self.lines[start][indent : indent + 1] != "|":
-            return start + 1  # no outer border: rows do not start with `|` either
-        first, end = self._headers.get(indent, (-1, -1))
-        if not first < start < end:
-            end = _header_end(self.lines, start, indent, self._open_end)
-            self._headers[indent] = (start, end)
-        return end
-
-    def _open_end(self, start: int) -> int:
-        """Index of the first line from `lines[start]` on that is empty, a border or ends with `|`
-        (where a header still open may stop: `_header_end`), or the number of lines."""
-        return self.first_line(start, r"^$|\|[^\S\n]*$|^[^\S\n]*\+[+-]*-[+-]*[^\S\n]*$")
-
-    def first_line(self, start: int, source: str) -> int:
-        """Index of the first line from `lines[start]` on where the pattern `source` (see
-        `analyzer.repair.scan`) finds a match, found in one search of the lines joined once; or
-        the number of lines."""
-        if self._offsets is None:
-            self._text = "\n".join(self.lines)
-            self._offsets = list(itertools.accumulate((len(line) + 1 for line in self.lines), initial=0))
-        if start >= len(self.lines):
-            return len(self.lines)
-        found = pattern(source).search(self._text, self._offsets[start])
-        return len(self.lines) if found is None else bisect_right(self._offsets, found.start()) - 1
-
-    def border_end(self, start: int) -> int:
-        """Index after the pieces of the border line `lines[start]` (see `_border_end`)."""
-        first, end = self._border
-        if not first < start < end:
-            end = _border_end(self.lines, start)
-            self._border = (start, end)
-        return end
-
-    def refuses_header(self, start: int, indent: int) -> bool:
-        """Whether the `|` header at `lines[start]`, without a border under it, is no table's: it
-        holds more separators than any EXPLAIN has columns (its pieces counted: `header_end`), or
-        it is wrapped and the budget of lines for unwrapping headers is spent."""
-        if self.refused_again(start, indent):
-            return True
-        if self.border_below(start, indent) is not None:
-            return False
-        end = self.header_end(start, indent)
-        if self.count("|", start, end) > MAX_COLUMNS:
-            # So do its later lines while the signs from them to the end are more than the limit.
-            counts = self._counts["|"]
-            self._refuse(start, end, indent, bisect_left(counts, counts[end] - MAX_COLUMNS, start, end))
-            return True
-        if end > start + 1 and self._left <= 0:
-            self._refuse(start, end, indent, end - 1)  # the budget is never given back
-            return True
-        return False
-
-    def refused_again(self, start: int, indent: int) -> bool:
-        """Whether the line `lines[start]`, indented by `indent`, is a later `|` line of a header
-        refused for its count of `|`, and so refused too (see `_refuse`)."""
-        refused = self._refused.get(indent)
-        return (
-            refused is not None
-            and refused[0] < start < refused[1]
-            and self._headers.get(indent) == refused[2]
-            and self.lines[start][indent : indent + 1] == "|"
-        )
-
-    def _refuse(self, start: int, end: int, indent: int, last: int) -> None:
-        """Note that the `|` lines after `start` and before `last`, at the same indentation, are
-        refused as the header `lines[start]` (ending at `end`) was: each is a header with the same
-        end (`header_end`, while that scan is the one kept), refused for the same reason up to `last`.
-        None of those pieces is a border, so a border under one is at `end` or later: the lines
-        more than eleven lines before it have none (`border_below`)."""
-        scan = self._headers.get(indent)
-        if scan is None or scan[1] != end:
-            return  # not a scan kept (a line without `|` at the indentation is its own header)
-        border = next((k for k in range(end, min(len(self.lines), end + 11)) if is_border(self.lines[k])), None)
-        if border is not None:
-            last = min(last, border - 11)
-        self._refused[indent] = (start, last, scan)
-
-    def border_below(self, start: int, indent: int) -> int | None:
-        """Index of the border under a header line starting at `lines[start]` (within its wrapped
-        pieces, eleven lines at most), at the same indentation; None if the table has no borders."""
-        if self._stops is None:
-            self._stops = _stops(self.lines)
-        k = self._stops[start + 1]
-        if k >= min(len(self.lines), start + 12) or not is_border(self.lines[k]):
-            return None
-        line = self.lines[k]
-        return k if len(line) - len(line.lstrip()) == indent else None
-
-    def count(self, sign: str, start: int, end: int) -> int:
-        """How many `sign`s `lines[start:end]` hold."""
-        if sign not in self._counts:
-            self._counts[sign] = list(itertools.accumulate((line.count(sign) for line in self.lines), initial=0))
-        return self._counts[sign][end] - self._counts[sign][start]
-
-
-def _stops(lines: list[str]) -> list[int]:
-    """Per line (and one past the last), the index of the first border or empty line from it on,
-    or the number of lines when none follows."""
-    stops = [len(lines)] * (len(lines) + 1)
-    # The blank lines and the borders (`is_border`), found in one search.
-    after = 0
-    for k in starting_lines(lines, r"[^\S\n]*(?:\+[+-]*-[+-]*[^\S\n]*)?$"):
-        stops[after : k + 1] = [k] * (k + 1 - after)
-        after = k + 1
-    return stops
-
-
-def _header_end(lines: list[str], start: int, indent: int, open_end: Callable[[int], int] | None = None) -> int:
-    """Index after the pieces a terminal or a mail client cut off the `|` header line
-    `lines[start]`: a piece follows while the header has not reached its closing `|` or the next
-    line does not start with one; an empty line or a border ends it, and so does a line of spaces
-    after the closing `|`. `open_end(k)` finds the first line from k on where an open header may
-    stop (`Wrapped._open_end`): the lines before it go on with it."""
-    closed = lines[start].rstrip().endswith("|")
-    k = start + 1
-    while k < len(lines):
-        if not closed and open_end is not None:
-            k = open_end(k)  # every line before it goes on with the open header, and leaves it open
-            if k >= len(lines):
-                break
-        line = lines[k]
-        if not (line.strip() or (line and not closed)) or (closed and line[indent : indent + 1] == "|"):
-            break
-        if is_border(line):
-            break
-        if line.strip():
-            closed = line.rstrip().endswith("|")
-        k += 1
-    return k
-
-
 def _borderless_wrapped_frame(
     lines: list[str], start: int, indent: int, margins: list[int], wrapped: Wrapped
-) -> _Frame | None:
+) -> Frame | None:
     """The frame of a table without `+---+` lines, from its header, which a terminal or a mail
     client may have cut into pieces. The terminal's width is not known (pieces may have lost
     trailing spaces), so the widths from the widest first piece's up are tried, and a mail wrap
@@ -768,7 +547,7 @@ def _borderless_wrapped_frame(
     `Wrapped.refuses_header`)."""
     end = wrapped.header_end(start, indent)
     if end == start + 1:
-        return _borderless_frame(lines[start], indent)  # not wrapped
+        return header_frame(lines[start], indent)  # not wrapped
     if not wrapped.spend(end - start):
         return None
     block = lines[start : start + 40]
@@ -781,377 +560,28 @@ def _borderless_wrapped_frame(
     terminal_first = first_width in USUAL_TERMINAL_WIDTHS or len({width(line) for line in cut}) <= 1
     # A mail client that keeps the space it broke at leaves it at the end of every piece.
     mail_gap = 0 if cut and all(line.endswith(" ") for line in cut) else 1
-    pieces = _HeaderPieces(lines, start, end)
+    pieces = HeaderPieces(lines, start, end)
     scored = []
     for wrap in [*range(first_width, first_width + 9), None]:
         frame = pieces.frame(wrap, indent, mail_gap)
         if frame is None:
             continue  # not wrapped at this width, or a `|` without its spaces: joined at the wrong width
         frame.wrap = wrap
-        joins = _Joins()
+        joins = Joins()
         bad = 0
         j = end
         while j < len(lines) and j < end + 12 and lines[j][indent : indent + 1] == "|":
-            text, j = _assemble(lines, j, frame, joins, margins, wrapped)
+            text, j = assemble(lines, j, frame, joins, margins, wrapped)
             bad += not _split(text, frame, False)[1]
         wrapped.spend(j - end)
         scored.append(((bad, joins.irregular, (wrap is None) == terminal_first), frame))
     if not scored:
         header = pieces.unwrapped(first_width)
-        return None if header is None else _borderless_frame(header, indent)
+        return None if header is None else header_frame(header, indent)
     return min(scored, key=lambda item: item[0])[1]
 
 
-class _HeaderPieces:
-    """The `|` header line `lines[start]` with the pieces up to `end` (`_header_end`) a terminal or
-    a mail client cut off it, measured once for all the widths tried."""
-
-    def __init__(self, lines: list[str], start: int, end: int) -> None:
-        self.first = lines[start]
-        self.rest = lines[start + 1 : end]
-        self.first_width = width(self.first.rstrip())
-        # Without their trailing spaces; pieces of spaces lose them before the next piece anyway.
-        self.pieces = [(piece, width(piece)) for line in self.rest if (piece := line.rstrip())]
-        widths = [piece_width for _, piece_width in self.pieces]
-        self.widest = max(widths, default=0)
-        self.narrowest = min(widths, default=1)
-        # Per piece, five times the width of the text up to its end less its own width (`frame`).
-        texts = itertools.accumulate(widths, initial=self.first_width)
-        next(texts)
-        self.limits = list(map(operator.sub, map((5).__mul__, texts), widths))
-        # The pieces holding a `|` (numbered from 1), with the columns of their `|` signs.
-        self.bars = [(n, _bar_columns(piece)) for n, (piece, _) in enumerate(self.pieces, 1) if "|" in piece]
-
-    def frame(self, wrap: int | None, indent: int, mail_gap: int = 1) -> _Frame | None:
-        """The frame of the header `unwrapped` at `wrap`; None where it was not wrapped at that
-        width, or a `|` in it lacks the spaces around it (the pieces were joined at the wrong width).
-
-        Where every piece of a terminal's cut fits in `wrap` columns, piece n starts at column
-        n * wrap: the frame comes from the pieces holding a `|`, without joining them all."""
-        first = self.first.rstrip()
-        if wrap is None or max(self.first_width, self.widest) > wrap or self.narrowest < 1 or indent >= len(first):
-            header = self.unwrapped(wrap, mail_gap)
-            if header is None:
-                return None
-            frame = _borderless_frame(header, indent)
-            return frame if frame is not None and _aligned(header, 0, frame.seps) else None
-        count = len(self.pieces)
-        # Too many spaces put back (`unwrapped`): after piece n, n * wrap + its width less the text
-        # so far is over four times the text and a wrap.
-        if any(map(operator.gt, range(-3 * wrap, (count - 3) * wrap, wrap), self.limits)):
-            return None
-        seps = _bar_columns(first) + [n * wrap + column for n, columns in self.bars for column in columns]
-        if not seps:
-            return None
-        last, last_width = self.pieces[-1] if count else (first, self.first_width)
-        end = count * wrap + last_width if count else last_width
-        if not _in_place(self._char_at(wrap), end, 0, seps):
-            return None
-        right_open = not last.endswith("|")
-        return _Frame(seps, None if right_open else end, None, left_open=first[indent] != "|", right_open=right_open)
-
-    def _char_at(self, wrap: int) -> Callable[[int], str | None]:
-        """The character at a column of the header unwrapped at `wrap`, every piece fitting in it
-        (None in the second column of a wide one)."""
-        first = (self.first.rstrip(), self.first_width)
-
-        def char_at(column: int) -> str | None:
-            n, at = divmod(column, wrap)
-            text, text_width = self.pieces[n - 1] if n else first
-            if at >= text_width:
-                return " "
-            return text[at] if text.isascii() else Columns(text).char(at)
-
-        return char_at
-
-    def unwrapped(self, wrap: int | None, mail_gap: int = 1) -> str | None:
-        """The header with its pieces put back. A terminal cut them at `wrap` columns and dropped
-        the spaces at their ends, which go back up to the next multiple of `wrap`; a mail client
-        cut them at a space (when `wrap` is None), and `mail_gap` spaces go back.
-
-        None where the spaces put back would come to more than four times the text and a wrap: the
-        pieces were not cut at that width (a long line followed by short ones, each padded to it)."""
-        if wrap is None:
-            gap = " " * mail_gap
-            return (self.first + "".join(gap + line for line in self.rest)).rstrip()
-        parts = [self.first.rstrip()]
-        used = text = self.first_width
-        for piece, piece_width in self.pieces:
-            pad = -used % wrap
-            used += pad + piece_width
-            text += piece_width
-            if used - text > 4 * (text + wrap):
-                return None
-            parts.append(" " * pad + piece)
-        return "".join(parts)
-
-
-def _borderless_frame(header: str, indent: int) -> _Frame | None:
-    s = header.rstrip()
-    seps = _bar_columns(s)
-    if not seps:
-        return None
-    left_open = s[indent] != "|"
-    right_open = not s.endswith("|")
-    total = None if right_open else width(s)
-    return _Frame(seps, total, None, left_open=left_open, right_open=right_open)
-
-
-def _bar_columns(text: str) -> list[int]:
-    """The display columns of the `|` signs in `text`."""
-    columns = Columns(text)
-    found: list[int] = []
-    index = text.find("|")
-    while index != -1:
-        found.append(columns.column(index))
-        index = text.find("|", index + 1)
-    return found
-
-
-def _border_end(lines: list[str], start: int) -> int:
-    """Index after the pieces a terminal wrapped the border line `lines[start]` into: a piece (a
-    line of `+` and `-`) that starts with `-` always continues it; after a complete border (one
-    ending with `+`), a `+` starts the next one."""
-    closed = lines[start].rstrip().endswith("+")
-    j = start + 1
-    while j < len(lines) and _is_border_piece(lines[j]) and (not closed or lines[j][0] == "-"):
-        closed = lines[j].rstrip().endswith("+")
-        j += 1
-    return j
-
-
-def _join_border(lines: list[str], start: int, end: int, joins: _Joins) -> str:
-    """The border line `lines[start]` with its pieces up to `end` (`_border_end`), counted in `joins`."""
-    pieces = [line.rstrip() for line in lines[start:end]]
-    if len(pieces) > 1 and joins.wrap is None:
-        joins.wrap = width(pieces[0])
-    joins.terminal += len(pieces) - 1
-    return "".join(pieces)
-
-
-def _assemble(
-    lines: list[str], start: int, frame: _Frame, joins: _Joins, margins: list[int], wrapped: Wrapped
-) -> tuple[str, int]:
-    """A table line with the wrapped pieces that follow it; the index after the last piece.
-
-    At each break several gaps may fit (a terminal's cut, a mail client's dropped space, the
-    separators' columns); a piece without a separator cannot tell them apart, so the choices are
-    searched until the line ends exactly at the border's width with its `|` in place (a few
-    hundred steps at most, and fewer once the paste's searches have taken their share: see
-    `Wrapped.steps`). A line that cannot be completed that way takes the first choice at each
-    break and is reported as damaged by the caller.
-
-    `margins[k]` is how many columns of quoting were taken off line k: a terminal filled the
-    line to its width with them, so a piece plus its margin is the wrap width.
-    """
-    total = frame.total
-    if total is None:
-        return lines[start], start + 1
-    pieces = _Pieces(lines, frame, margins, start)
-    found = _search(pieces, total, wrapped) or _first_fits(pieces, total)
-    text, j, gaps = found
-    for gap, pad, count in gaps:
-        if gap in pad:
-            joins.terminal += count
-        else:
-            joins.word += count
-            joins.spaces += gap
-            joins.irregular += bool(pad) or gap != 1
-    return text, j
-
-
-# A gap chosen at a break: its spaces, the gaps a terminal wrap implied there, and the lines it joined.
-_Gap = tuple[int, tuple[int, ...], int]
-
-
-class _Piece:
-    """A piece of a wrapped table line (line `k`, without its trailing spaces) and what the search
-    asks of it at every gap it tries: whether it is ASCII, its width, the column of its first
-    separator, and (looked up only for pieces too long or not ASCII) its columns."""
-
-    def __init__(self, k: int, text: str) -> None:
-        self.k = k
-        self.text = text
-        self.ascii = text.isascii()
-        self.width = len(text) if self.ascii else width(text)
-        self.bar = _first_separator(text)
-
-    @cached_property
-    def columns(self) -> Columns:
-        return Columns(self.text)
-
-
-class _Pieces:
-    """The pieces that may follow the table line `lines[start]`, each measured once however many
-    ways of joining them the search tries."""
-
-    def __init__(self, lines: list[str], frame: _Frame, margins: list[int], start: int) -> None:
-        self.lines = lines
-        self.frame = frame
-        self.margins = margins
-        self.first = _Piece(start, lines[start].rstrip())
-        self._made: dict[int, _Piece] = {}
-
-    def after(self, last: _Piece, used: int, j: int) -> tuple[_Piece, tuple[int, ...], bool] | None:
-        """The piece that follows `last` from line `j` on (past pieces that were only spaces, which
-        show up as blank lines), the gaps a terminal wrap implies before it (the line so far is
-        `used` columns wide) and whether blank lines came between; None at a border or the end."""
-        lines, margins, wrap = self.lines, self.margins, self.frame.wrap
-        k = j
-        while k < len(lines) and not lines[k].strip() and k - j < 50:
-            k += 1
-        if k == len(lines) or is_border(lines[k]):
-            return None
-        pads: tuple[int, ...] = ()
-        if wrap:
-            blank = sum(wrap - margins[b] for b in range(j, k))
-            # The piece's own width (a terminal cut it), or the terminal's edge (a mail client cut it again).
-            pads = (wrap - margins[last.k] - last.width + blank, (-used) % wrap + blank)
-        if k not in self._made:
-            self._made[k] = _Piece(k, lines[k].rstrip())
-        return self._made[k], pads, k > j
-
-
-@dataclass
-class _Break:
-    """A break between pieces the search went past: the line before it (`used` columns wide,
-    ending with `tail`), the first line looked at for the piece after it (`j`), that piece, the
-    gaps a terminal wrap implies there (`pads`), the gaps that may have been lost there, most
-    likely first (`_candidates`), how many of them were tried, and the one taken, which lines the
-    piece up with the separators `seps`."""
-
-    used: int
-    tail: str
-    j: int
-    piece: _Piece
-    pads: tuple[int, ...]
-    candidates: list[int]
-    seps: list[int]
-    tried: int = 0
-    taken: int = 0
-
-    def take_next(self) -> bool:
-        """Take the next gap that lines the piece up; False when none is left."""
-        while self.tried < len(self.candidates):
-            self.taken = self.candidates[self.tried]
-            self.tried += 1
-            if _lines_up(self.tail, self.used, self.taken, self.piece, self.seps):
-                return True
-        return False
-
-    def joined(self) -> tuple[int, str]:
-        """The width of the line with the piece joined at the gap taken, and its last two characters."""
-        return self.used + self.taken + self.piece.width, _tail(self.tail, self.taken, self.piece)
-
-    def gap(self) -> _Gap:
-        return self.taken, self.pads, 1 + self.piece.k - self.j
-
-
-def _tail(tail: str, gap: int, piece: _Piece) -> str:
-    """The last two characters of a line ending with `tail` once `piece` is joined to it by `gap` spaces."""
-    return (tail + " " * gap + piece.text[-2:])[-2:]
-
-
-def _search(pieces: _Pieces, total: int, wrapped: Wrapped) -> tuple[str, int, list[_Gap]] | None:
-    """Extend the first line of `pieces` with the pieces that follow until it is `total` columns
-    wide, trying the gaps that fit at each break, most likely first, and going back to the last
-    break with another gap left where a choice leads nowhere.
-
-    Returns the line, the index after it and the gaps chosen, or None when no choice of gaps
-    reaches the border's width within the breaks `wrapped` allows.
-    """
-    path: list[_Break] = []
-    last, used, tail = pieces.first, pieces.first.width, pieces.first.text[-2:]
-    steps = allowed = wrapped.steps()
-    while True:
-        check_deadline()
-        j = last.k + 1
-        if used >= total or j >= len(pieces.lines):
-            if used == total:
-                wrapped.searched(allowed - max(steps, 0))
-                text = pieces.first.text + "".join(" " * b.taken + b.piece.text for b in path)
-                return text, j, [b.gap() for b in path]
-        elif (steps := steps - 1) >= 0 and (found := pieces.after(last, used, j)) is not None:
-            piece, pads, blanks = found
-            candidates = _candidates(used, piece, pieces.frame, total, pads, blanks)
-            path.append(_Break(used, tail, j, piece, pads, candidates, pieces.frame.seps))
-        while path and not path[-1].take_next():
-            path.pop()
-        if not path:
-            wrapped.searched(allowed - max(steps, 0))
-            return None
-        last = path[-1].piece
-        used, tail = path[-1].joined()
-
-
-def _first_fits(pieces: _Pieces, total: int) -> tuple[str, int, list[_Gap]]:
-    """Extend the first line of `pieces` like `_search`, but with the first gap that fits at each
-    break, stopping where none fits."""
-    last = pieces.first
-    parts = [last.text]
-    used, tail, j = last.width, last.text[-2:], last.k + 1
-    chosen: list[_Gap] = []
-    while used < total and j < len(pieces.lines):
-        check_deadline()
-        found = pieces.after(last, used, j)
-        if found is None:
-            break
-        piece, pads, blanks = found
-        for gap in _candidates(used, piece, pieces.frame, total, pads, blanks):
-            if _lines_up(tail, used, gap, piece, pieces.frame.seps):
-                break
-        else:
-            break
-        parts.append(" " * gap + piece.text)
-        used += gap + piece.width
-        tail = _tail(tail, gap, piece)
-        chosen.append((gap, pads, 1 + piece.k - j))
-        last, j = piece, piece.k + 1
-    return "".join(parts), j, chosen
-
-
-def _candidates(used: int, piece: _Piece, frame: _Frame, total: int, pads: tuple[int, ...], blanks: bool) -> list[int]:
-    """The gaps that could have been lost between a line `used` columns wide and the wrapped
-    `piece`, most likely first, each leaving the line within `total` columns; those that also
-    leave every separator column in place (`_lines_up`) fit.
-
-    `pads` are the gaps a terminal wrap implies; `blanks` says blank lines (pieces of spaces) came between.
-    """
-    limit = total - used - piece.width
-    if limit < 0:
-        return []
-    candidates = list(pads)
-    if piece.bar is not None:
-        at = bisect_left(frame.seps, used + piece.bar)
-        if at < len(frame.seps):
-            candidates.append(frame.seps[at] - used - piece.bar)
-    if not blanks:
-        candidates += [0, 1] if piece.text[0] == " " else [1, 0]
-    return list(dict.fromkeys(gap for gap in candidates if 0 <= gap <= limit))
-
-
-def _lines_up(tail: str, used: int, gap: int, piece: _Piece, seps: list[int]) -> bool:
-    """`_aligned` of a line `used` columns wide that ends with `tail` (two characters), joined to
-    `piece` by `gap` spaces, from column `used - 1` on, without joining them (but for a short
-    ASCII piece, whose join costs less than looking its characters up one by one)."""
-    at = bisect_left(seps, used - 1)
-    if at == len(seps) or seps[at] >= used + gap + piece.width:
-        return True  # no separator column from `used - 1` to the end of the piece
-    if piece.ascii and tail.isascii() and piece.width <= _SHORT_PIECE:
-        return _aligned_ascii(tail + " " * gap + piece.text, used, seps, used - len(tail))
-    tail_columns = Columns(tail)
-    tail_at = used - tail_columns.width
-    piece_at = used + gap
-
-    def char_at(column: int) -> str | None:
-        if column >= piece_at:
-            return piece.columns.char(column - piece_at)
-        return " " if column >= used else tail_columns.char(column - tail_at)
-
-    return _in_place(char_at, piece_at + piece.width, used, seps)
-
-
-def _loose_cells(text: str, frame: _Frame, markdown: bool = False) -> list[str] | None:
+def _loose_cells(text: str, frame: Frame, markdown: bool = False) -> list[str] | None:
     """The cells of a whole line that does not line up with the columns, cut at each `|` that has
     a space beside it (a `|` inside a cell, as in `ref|filter`, has none); None if not whole."""
     s = text.strip()
@@ -1174,54 +604,7 @@ def _loose_cells(text: str, frame: _Frame, markdown: bool = False) -> list[str] 
     return cells
 
 
-def _first_separator(piece: str) -> int | None:
-    """Display column of the first `|` in `piece` that looks like a cell border (spaces around it)."""
-    index = piece.find("|")
-    while index != -1:
-        before = index == 0 or piece[index - 1] == " "
-        after = index == len(piece) - 1 or piece[index + 1] == " "
-        if before and after:
-            return width(piece[:index])
-        index = piece.find("|", index + 1)
-    return None
-
-
-def _aligned(text: str, since: int, seps: list[int]) -> bool:
-    """True when every separator column from `since - 1` on holds a `|` with spaces around it."""
-    if text.isascii():
-        return _aligned_ascii(text, since, seps)
-    columns = Columns(text)
-    return _in_place(columns.char, columns.width, since, seps)
-
-
-def _in_place(char_at: Callable[[int], str | None], end: int, since: int, seps: list[int]) -> bool:
-    """`_aligned` of a line `end` columns wide whose character at a column is `char_at(column)`
-    (None in the second column of a wide one)."""
-    first, last = seps[0], seps[-1]
-    for p in seps[bisect_left(seps, since - 1) :]:
-        if p >= end:
-            break
-        if char_at(p) != "|" or (p > first and char_at(p - 1) != " "):
-            return False
-        if p < last and p + 1 < end and char_at(p + 1) != " ":
-            return False
-    return True
-
-
-def _aligned_ascii(text: str, since: int, seps: list[int], offset: int = 0) -> bool:
-    """`_aligned` for ASCII text, where columns are string indexes (from `offset`, the column of `text[0]`)."""
-    end = offset + len(text)
-    first, last = seps[0], seps[-1]
-    for p in seps[bisect_left(seps, since - 1) :]:
-        if p >= end:
-            break
-        i = p - offset
-        if text[i] != "|" or (p > first and text[i - 1] != " ") or (p < last and p + 1 < end and text[i + 1] != " "):
-            return False
-    return True
-
-
-def _split(text: str, frame: _Frame, header: bool) -> tuple[list[str], bool]:
+def _split(text: str, frame: Frame, header: bool) -> tuple[list[str], bool]:
     """The cells of a logical line, and whether it was complete. Cut cells are marked with CUT."""
     seps = frame.seps
     if len(text) == frame.total and text.isascii() and not frame.left_open and all(text[p] == "|" for p in seps):

@@ -18,8 +18,6 @@ rows there lack fields; lines of equal length that end in whole values are no cu
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import Row
@@ -36,7 +34,18 @@ from analyzer.readers.resultset import (
 )
 from analyzer.readers.shapes.cell_shapes import access_type, align_cells, cell_fit, stops_inside
 from analyzer.readers.vocabulary import SELECT_TYPES
-from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, width
+from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
+from analyzer.repair.unwrap.batch import (
+    BatchMarks,
+    shared_width,
+    shown_width,
+    to_tab_stop,
+    unwrap_expanded_header,
+    unwrap_expanded_row,
+    unwrap_row,
+    unwrap_tabbed_header,
+    wrap_width,
+)
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
@@ -148,11 +157,11 @@ def _read_header(lines: list[str], numbers: list[int], start: int, terminal_widt
     """The batch whose header starts at `lines[start]`, with any pieces wrapped off the header."""
     expanded = "\t" not in lines[start]
     if not terminal_width:
-        terminal_width = _shared_width(lines, start) if expanded else _wrap_width(lines, start)
+        terminal_width = shared_width(lines, start, _MARKS) if expanded else wrap_width(lines, start, _MARKS)
     if expanded:
-        header, end, mailed = _unwrap_header(lines, start, terminal_width)
+        header, end, mailed = unwrap_expanded_header(lines, start, terminal_width, _MARKS)
     else:
-        header, end, mailed = *_unwrap_tabbed_header(lines, start, terminal_width), False
+        header, end, mailed = *unwrap_tabbed_header(lines, start, terminal_width, _MARKS), False
     # A rejoined header passed `_header_names`, which found its tab stops.
     tab = (_tab_size(header) or TAB_SIZES[0]) if expanded else 8
     names, renamed = _known_names(_header_names(header) or [])
@@ -177,39 +186,6 @@ def _known_names(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
             out[k] = whole[0]
             renamed.append((name, whole[0]))
     return out, renamed
-
-
-def _unwrap_header(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int, bool]:
-    """An expanded header with the pieces a terminal cut or a mail client wrapped off it; returns
-    it, the index of the line after it, and whether a mail client wrapped it."""
-    header = lines[start]
-    j = start + 1
-    mailed = False
-    while j < len(lines) and lines[j].strip() and "\t" not in lines[j]:
-        # A terminal cut keeps the tab stops; a mail client broke it at a space it may have dropped.
-        tries = [header + lines[j]] if _cut_by_terminal(lines[j - 1], terminal_width) else []
-        tries.append(to_tab_stop(header, TAB_SIZES[0]) + lines[j].lstrip(" "))
-        joined = next((t for t in tries if _joined_header(_header_names(t))), None)
-        if joined is None:
-            break
-        mailed = mailed or joined == tries[-1]
-        header = joined
-        j += 1
-    return header, j, mailed
-
-
-def _unwrap_tabbed_header(lines: list[str], start: int, terminal_width: int | None) -> tuple[str, int]:
-    """A tab-separated header with the pieces a terminal cut off it at its width (joined as they
-    are: the cut inserted nothing); returns it and the index of the line after it."""
-    header = lines[start]
-    j = start + 1
-    while j < len(lines) and lines[j].strip() and _cut_by_terminal(lines[j - 1], terminal_width):
-        joined = header + lines[j]
-        if not _joined_header(_header_names(joined)) or _starts_row(lines[j]):
-            break
-        header = joined
-        j += 1
-    return header, j
 
 
 def _read_rows(batch: _Batch, j: int) -> int:
@@ -265,7 +241,11 @@ def _read_row(batch: _Batch, j: int) -> int:
         line, fields, last = row.text, row.fields, row.last
     else:
         # Hand-aligned rows (runs of tabs in the header) do not count tabs: each line is a row.
-        line, last = (batch.lines[j], j) if batch.padded else _unwrap(batch.lines, j, batch.count, batch.terminal_width)
+        line, last = (
+            (batch.lines[j], j)
+            if batch.padded
+            else unwrap_row(batch.lines, j, batch.count, batch.terminal_width, _MARKS)
+        )
         # The client never pads a field: leading spaces are indentation (of the header too,
         # or of every line but the first when a selection started at the header's text).
         line = line.lstrip(" ")
@@ -289,8 +269,8 @@ def _read_expanded_row(batch: _Batch, j: int) -> _Row:
     """The expanded row on `lines[j]`, with what a terminal cut or a mail client wrapped off it."""
     count, tab = batch.count, batch.tab
     row = _split_row(batch, batch.lines[j], j)
-    joined, last = _unwrap_expanded(
-        batch.lines, j, batch.terminal_width, lambda t: len(split_expanded(t, count, tab)[0]) < count
+    joined, last = unwrap_expanded_row(
+        batch.lines, j, batch.terminal_width, lambda t: len(split_expanded(t, count, tab)[0]) < count, _MARKS
     )
     if last > j:
         more = _split_row(batch, joined, last)
@@ -464,7 +444,7 @@ def _cut_width(batch: _Batch) -> _Cut | None:
     """
     header_cut = bool(missing_tail(batch.columns))
     lines = _texts(batch)
-    measures = (("characters", len), ("columns", _shown_width))
+    measures = (("characters", len), ("columns", shown_width))
     for unit, measure in measures[1:] if batch.expanded else measures:
         sizes = [measure(line) for line in lines]
         longest = max(sizes)
@@ -484,10 +464,6 @@ def _texts(batch: _Batch) -> list[str]:
     return lines
 
 
-def _shown_width(line: str) -> int:
-    return width(expand_tabs(line)) if "\t" in line else width(line)
-
-
 def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
     """True when row `index`, whose line reaches the widest width, ends as a cut line does: inside
     a value, or (`lacking`: that width is shared by two or more lines, or usual for terminals)
@@ -499,7 +475,7 @@ def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
         return True
     if batch.expanded and line.endswith(" "):
         # Between two words of a value its spaces reach no tab stop; else they were tabs before empty fields.
-        return _shown_width(line) % batch.tab != 0
+        return shown_width(line) % batch.tab != 0
     if line.endswith("\t"):
         return False  # it ends with a separator, not inside a value
     return stops_inside(batch.columns[column] if column < batch.count else "", fields[column], batch.columns)
@@ -555,12 +531,6 @@ def _joined_header(names: list[str] | None) -> bool:
     return names is not None and EXPLAIN_COLUMNS.issuperset(names) and len(set(names)) == len(names)
 
 
-def to_tab_stop(text: str, tab: int) -> str:
-    """`text` without its trailing spaces, padded to the next tab stop (a tab always moves on)."""
-    text = text.rstrip(" ")
-    return text + " " * (tab - width(text) % tab)
-
-
 def _continues_expanded(lines: list[str], index: int, clearly_short: bool) -> bool:
     """True when `lines[index]` is the rest of an expanded batch row, not a row of its own
     (which starts with its id, a number or NULL, at the margin). A row short of two or more
@@ -585,35 +555,6 @@ def _resume_after_remark(lines: list[str], j: int, count: int) -> int | None:
     return None
 
 
-def _shared_width(lines: list[str], start: int) -> int | None:
-    """The widest line of the block from `start` to the next blank line, when two or more lines
-    are that wide: the width a terminal cut them at."""
-    widths = [width(lines[start])]
-    for line in lines[start + 1 : start + 10_000]:
-        if not line.strip() or starts_tsv(line):
-            break
-        widths.append(width(line))
-    widest = max(widths)
-    return widest if widths.count(widest) > 1 and widest >= 40 else None
-
-
-def _wrap_width(lines: list[str], start: int) -> int | None:
-    """The width a terminal wrapped tab-separated lines at, from the block from `start` to the
-    next blank line or result set: the widest line (tabs up to 8-column stops, as a terminal shows
-    them), when two or more lines that are that wide go on on the next line (which starts no row)."""
-    end = min(len(lines), start + 10_000)
-    k = min(start + 2, end)  # (the line after the header may be a piece of it)
-    while k < end and lines[k].strip() and not starts_tsv(lines[k]):
-        k += 1
-    widths = [_shown_width(line) for line in lines[start:k]]
-    widest = max(widths)
-    if widest < 40:
-        return None
-    pieces = range(start + 1, k)
-    wrapped = [at for at in pieces if widths[at - 1 - start] == widest and not _starts_row(lines[at])]
-    return widest if len(wrapped) > 1 else None
-
-
 def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bool:
     """True when `lines[index]` looks like a batch row of this header (tabs expanded or not)."""
     if index >= len(lines) or not lines[index].strip() or starts_tsv(lines[index]):
@@ -621,12 +562,6 @@ def _row_follows(lines: list[str], index: int, count: int, expanded: bool) -> bo
     if expanded:
         return "\t" not in lines[index] and lines[index][:1] != " "
     return lines[index].count("\t") == count - 1
-
-
-def _cut_by_terminal(line: str, terminal_width: int | None) -> bool:
-    """True when `line` (tabs up to 8-column stops) ends at the terminal's width, or a usual one."""
-    cut_at = _shown_width(line)
-    return cut_at == terminal_width or cut_at in USUAL_TERMINAL_WIDTHS
 
 
 def _starts_row(line: str) -> bool:
@@ -638,53 +573,6 @@ def _starts_row(line: str) -> bool:
         return False
     rest = text[head.end() :]
     return any(rest.startswith(name) and rest[len(name) : len(name) + 1] in ("", " ", "\t") for name in SELECT_TYPES)
-
-
-def _unwrap(lines: list[str], start: int, count: int, terminal_width: int | None) -> tuple[str, int]:
-    """A batch row with the lines wrapped off it; returns it and the index of its last line.
-
-    A terminal cut the line at its width; a mail client broke it at a space and dropped it.
-    """
-    text = lines[start]
-    tabs = text.count("\t")
-    k = start + 1
-    while k < len(lines) and lines[k].strip() and not starts_tsv(lines[k]):
-        piece = lines[k]
-        more = piece.count("\t")
-        if tabs + more > count - 1 or (tabs == count - 1 and (more or width(lines[k - 1]) < 40)):
-            break
-        if more and _starts_row(piece):
-            break  # a row of its own after a row cut short, not the rest of a wrapped one
-        # A usual terminal width alone proves little: a break after an Extra item's `;` lost its space.
-        if _cut_by_terminal(lines[k - 1], terminal_width) and (terminal_width or not text.endswith(";")):
-            text += piece
-        else:
-            text = text.rstrip(" ") + " " + piece.lstrip(" ")
-        tabs += more
-        k += 1
-    return text, k - 1
-
-
-def _unwrap_expanded(
-    lines: list[str], start: int, terminal_width: int | None, partial: Callable[[str], bool]
-) -> tuple[str, int]:
-    """A row whose tabs became spaces, with the pieces a terminal cut off it (at its full width,
-    so the tab stops stay in place); `partial` tells a piece from a whole row. Returns the row
-    and the index of its last line."""
-    text = lines[start]
-    k = start + 1
-    while (
-        k < len(lines)
-        and lines[k].strip()
-        and "\t" not in lines[k]
-        and _cut_by_terminal(lines[k - 1], terminal_width)
-        and not starts_tsv(lines[k])
-        and partial(lines[k])
-        and not _starts_row(lines[k])
-    ):
-        text += lines[k]
-        k += 1
-    return text, k - 1
 
 
 def _parse_warnings(lines: list[str], numbers: list[int], start: int) -> tuple[ResultSet, int]:
@@ -742,3 +630,12 @@ def _split_columns(line: str, count: int, tab: int) -> tuple[list[str], bool]:
     fields.append(line[begin:].rstrip(" "))
     fields.extend([""] * trailing_tabs)
     return fields, sure
+
+
+def _whole_header(header: str) -> bool:
+    """True when `header`, with a wrapped piece joined, is a header of EXPLAIN column names, each once."""
+    return _joined_header(_header_names(header))
+
+
+# What the un-wrapping of batch lines asks of this reader.
+_MARKS = BatchMarks(starts_tsv, _starts_row, _whole_header)

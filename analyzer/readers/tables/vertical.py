@@ -22,6 +22,7 @@ from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, Re
 from analyzer.readers.shapes.cell_shapes import ends_inside_name, known_extra, may_go_on, stops_inside
 from analyzer.repair.labels import starts_run
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
+from analyzer.repair.unwrap.fields import unwrap_value
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
 
@@ -278,7 +279,7 @@ def _join_values(scan: _Records, terminal_width: int | None) -> tuple[int, list[
             ends.append((index, item, last_width))
             if item.pieces:
                 joined += len(item.pieces)
-                item.text = _unwrap(item.text, item.width, item.pieces, terminal)
+                item.text = unwrap_value(item.text, item.width, item.pieces, terminal)
     if scan.cut_width is None and len(scan.widths) > 1:
         # (A console pads every line to one width: then no value ends there.)
         scan.cut_by = _values_cut(scan.records, ends, widest)
@@ -451,23 +452,3 @@ def _continues_record(line: str, colon: int) -> bool:
         and len(match.group(1)) + len(match.group(2)) == colon
         and match.group(2).lower() in EXPLAIN_COLUMNS
     )
-
-
-def _unwrap(text: str, first_width: int, pieces: list[str], terminal: int | None) -> str:
-    """Rejoin a value wrapped over several lines (its line was `first_width` wide).
-
-    A mail client breaks only at a space and may drop it; a terminal cuts anywhere at its width
-    (`terminal`, or a usual terminal width). So where neither side of a break has a space, it is
-    a terminal cut when the line before fills that width, else a dropped space.
-    """
-    previous_width = first_width
-    for piece in pieces:
-        # A value that went whole to the next line (`name:` alone): the space the mail client
-        # dropped was the one after the colon.
-        spaced = not text or text.endswith(" ") or piece.startswith(" ")
-        # A wide character that did not fit in the last column went whole to the next line.
-        reach = previous_width + (screen_width(piece[:1]) == 2)
-        cut = reach == terminal or reach in USUAL_TERMINAL_WIDTHS
-        text += piece if (spaced or cut) else " " + piece
-        previous_width = screen_width(piece)
-    return text

@@ -9,8 +9,8 @@ import pytest
 from analyzer.model import ParseError
 from analyzer.pipeline import parse
 from analyzer.readers.tables.grid import starts_grid
-from analyzer.repair.rejoin import rejoin
 from analyzer.repair.textwidth import expand_tabs
+from analyzer.repair.unwrap.pieces import rejoin
 
 NAMES = ["id", "select_type", "table", "partitions", "type", "possible_keys", "key", "key_len", "ref", "rows"]
 NAMES += ["filtered", "Extra"]
