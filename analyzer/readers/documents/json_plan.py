@@ -265,9 +265,9 @@ def _without_comments(source: str) -> _Uncommented | None:
     comments: list[str] = []
     markers = True
     while (match := _COMMENT_SCAN.search(source, at)) is not None:
-        token = match.group()
+        mark = match.group()
         at = match.end()
-        if token == "/*":
+        if mark == "/*":
             close = source.find("*/", at)
             if close < 0:
                 break
@@ -275,9 +275,9 @@ def _without_comments(source: str) -> _Uncommented | None:
             comments.append(source[match.start() : close + 2])
             markers = markers and _is_end_marker(source, match.start(), close + 2)
             copied = at = close + 2
-        elif token in ("{", "["):
+        elif mark in ("{", "["):
             depth += 1
-        elif token in ("}", "]"):
+        elif mark in ("}", "]"):
             depth -= 1
             if depth <= 0:
                 break
