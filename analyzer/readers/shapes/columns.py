@@ -410,13 +410,13 @@ def _spaced_result(grid: _Grid) -> ResultSet | ParseError:
 
 def _flag_cut_width(result: ResultSet, grid: _Grid) -> None:
     """Flag the rows whose last line ends at the width the lines were cut at, short of their last
-    column: the widest of the header's and the rows' lines, when two or more lines end there or it
-    is a usual terminal width. The last value such a row shows was cut (it ends in `…`), the empty
+    column: the widest of the header's and the rows' lines, when two or more rows end there (the
+    header ends where its last name does, cut or not) or it is a usual terminal width. The last value such a row shows was cut (it ends in `…`), the empty
     columns after it are missing (`…`)."""
     lines = grid.lines
     sizes = [width(expand_tabs(lines[k].rstrip())) for k in [grid.start, *grid.row_ends]]
     widest = max(sizes)
-    if sizes.count(widest) < 2 and widest not in USUAL_TERMINAL_WIDTHS:
+    if sizes[1:].count(widest) < 2 and widest not in USUAL_TERMINAL_WIDTHS:
         return
     columns = result.columns
     cut: list[int] = []

@@ -128,6 +128,8 @@ def parse_table(
     frame, j = found
     if frame.cells < 1:
         return _without_cells(table, j)
+    if table.top and (found := _frame_of_header(table, frame, j)) is not None:
+        frame, j = found
     if frame.cells == 1:
         return _one_column(table, j)
     j = _gather(table, frame, j)
@@ -186,6 +188,27 @@ def _without_cells(table: _Table, j: int) -> tuple[ResultSet, int]:
     while j < len(lines) and lines[j].strip() and not lines[j].strip().strip("|+-"):
         j += 1
     return ResultSet("table", [], [], table.numbers[table.start], notices=table.notices), max(j, table.start + 1)
+
+
+def _frame_of_header(table: _Table, border: Frame, j: int) -> tuple[Frame, int] | None:
+    """The frame of a table whose borders have fewer columns than its header (typed by hand, or
+    spaces collapsed: `+----+` over `| id | select_type | ...`): drawn by the header's `|` signs
+    when the header is EXPLAIN's. None otherwise."""
+    lines, indent = table.lines, table.indent
+    header = lines[j] if j < len(lines) else ""
+    names = [c.strip().lower() for c in header.strip().strip("|").split("|")]
+    if header[indent : indent + 1] != "|" or len(names) <= border.cells or not is_explain_header(names):
+        return None
+    frame = header_frame(header, indent)
+    if frame is None or frame.cells != len(names):
+        return None
+    frame.total = None
+    table.collapsed = True  # the rows may not line up with the header either
+    table.notices.append(
+        f"The table's borders (line {table.numbers[table.start]}) are shorter than its header; "
+        "read it by its '|' lines."
+    )
+    return frame, j
 
 
 def _one_column(table: _Table, j: int) -> tuple[ResultSet, int]:

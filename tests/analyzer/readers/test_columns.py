@@ -400,5 +400,9 @@ def test_any_collapsed_plan_is_read_exactly_and_flagged_or_refused(plan):
         read = parse("\n".join(lines) + "\n")
     except ParseError:
         return
+    if read.truncated:
+        # Rows whose empty last cells the collapsing dropped may all end at one width, as lines cut there would.
+        assert any("truncated at that width" in notice for notice in read.notices), read.notices
+        return
     assert read.columns == columns and read.rows == expected_rows(columns, rows)
     assert read.uncertain

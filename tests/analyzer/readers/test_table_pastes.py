@@ -431,3 +431,23 @@ def test_a_second_table_right_after_a_bottom_border_is_not_more_rows():
         plan = parse(text)
         assert [row["table"] for row in plan.rows][:2] == ["a", "b"]
         assert "x" not in [row["table"] for row in plan.rows[:2]]
+
+
+# -- borders shorter than the header -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("border", ["+----+", "+--+--+", "+-------------------+"])
+@pytest.mark.parametrize("rows", [1, 3])
+def test_borders_shorter_than_the_header_draw_no_frame(border, rows):
+    header = "| id | select_type | table | type | possible_keys | key | key_len | ref | rows | Extra |"
+    body = [f"| 1 | SIMPLE | t{i} | ref | a | a | 5 | const | 3 | Using index |" for i in range(rows)]
+    plan = parse("\n".join([border, header, border, *body, border]) + "\n")
+    assert [row["table"] for row in plan.rows] == [f"t{i}" for i in range(rows)]
+    assert not plan.truncated
+    assert any("shorter than its header" in notice for notice in plan.notices)
+
+
+def test_a_short_border_over_a_header_that_is_no_explain_is_still_refused():
+    with pytest.raises(ParseError) as refused:
+        parse("+----+\n| name | value |\n+----+\n| a | 1 |\n+----+\n")
+    assert "EXPLAIN" in refused.value.message
