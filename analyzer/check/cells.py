@@ -128,6 +128,10 @@ _SPELLINGS: dict[str, dict[str, str]] = {
 }
 
 
+# Cells already spelled as the server prints them (most are).
+_SERVER_SPELLED = frozenset({"NULL", *SELECT_TYPES, *ACCESS_TYPES})
+
+
 def restore_case(plan: Plan) -> None:
     """Put back the server's spelling of the terms a page's styling (or a writer) upper- or
     lower-cased: a `select_type` or access `type` that is a term only without case (`RANGE`,
@@ -137,7 +141,7 @@ def restore_case(plan: Plan) -> None:
     examples: list[str] = []
     for index, row in enumerate(plan.rows):
         for column, cell in row.items():
-            if cell is None or cell.endswith(CUT):
+            if not cell or cell in _SERVER_SPELLED or (len(cell) != 4 and column not in _SPELLINGS):
                 continue
             spelled = "NULL" if cell.casefold() == "null" else _spelled(column, cell)
             if spelled is None or spelled == cell:
@@ -269,10 +273,16 @@ def judge_cells(plan: Plan) -> None:
     odd: list[tuple[int, str]] = []
     masked: list[tuple[int, str]] = []
     examples: list[str] = []
+    fits: dict[tuple[str, str], bool] = {}  # a long paste repeats its values
     for index, row in enumerate(plan.rows):
         for column, domain in DOMAINS.items():
             cell = row.get(column)
-            if not cell or cell.endswith(CUT) or domain(cell.strip()):
+            if not cell or cell.endswith(CUT):
+                continue
+            known = fits.get((column, cell))
+            if known is None:
+                known = fits[column, cell] = domain(cell.strip())
+            if known:
                 continue
             if cell.strip() == MASKED and column != "select_type":
                 masked.append((index, column))

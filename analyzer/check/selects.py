@@ -39,11 +39,12 @@ def check_selects(plan: Plan) -> None:
 def _implied_selects(plan: Plan, present: set[int]) -> None:
     """A lone PRIMARY row, or an inner select without an outer one."""
     kinds = [(row.get("select_type") or "").upper() for row in plan.rows]
-    outermost = [kind for kind, row in zip(kinds, plan.rows, strict=True) if row.get("id") == str(min(present))]
+    lowest = str(min(present))
+    outermost = [kind for kind, row in zip(kinds, plan.rows, strict=True) if row.get("id") == lowest]
     if kinds == ["PRIMARY"]:
         missing = "the selects its PRIMARY select is the outer select of"
     elif outermost and all(kind in _INNER for kind in outermost):
-        missing = f"the select outside its outermost select (a {outermost[0]} select, #{min(present)})"
+        missing = f"the select outside its outermost select (a {outermost[0]} select, #{lowest})"
     else:
         return
     plan.truncated = True

@@ -36,7 +36,8 @@ def take_diff(
     check_deadline()
     if not any(line.startswith(("+", "-", "@@")) for line in lines):
         return lines, numbers, margins
-    kinds = _hunks(lines) or _headerless(lines)
+    headed = any(line.startswith(("@@", "--- ")) for line in lines)
+    kinds = (_hunks(lines) if headed else None) or _headerless(lines)
     if kinds is None:
         return lines, numbers, margins
     out: list[str] = []

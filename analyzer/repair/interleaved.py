@@ -63,12 +63,11 @@ def noise_lines(lines: list[str]) -> list[tuple[list[int], list[int]]]:
     kinds = [_kind(line) for line in lines]
     runs: list[tuple[list[int], list[int]]] = []
     i = 0
-    while i < len(lines):
-        check_deadline()
-        if kinds[i] is None:
-            i += 1
+    for start in [k for k, kind in enumerate(kinds) if kind is not None]:
+        if start < i:
             continue
-        noise, texts, i = _run(lines, kinds, i)
+        check_deadline()
+        noise, texts, i = _run(lines, kinds, start)
         if noise:
             runs.append((noise, texts))
     return runs
