@@ -1,0 +1,169 @@
+"""More real-world presentations of JSON plans and tab-separated results: values a test suite
+masked with a bare word, set-operation results, and tab-separated lines that only look cut."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analyzer.pipeline import parse
+from analyzer.readers.documents.json_plan import parse_json
+
+
+def _analyze_doc(masks: dict[str, str], indent: int = 2) -> str:
+    """A MariaDB ANALYZE FORMAT=JSON document of one table whose members named in `masks` are
+    printed as the bare word given (as mysql-test's `--replace_regex` leaves them)."""
+    table = {
+        "table_name": "t1",
+        "access_type": "ALL",
+        "loops": 1,
+        "r_loops": 1,
+        "rows": 1000,
+        "r_rows": 1000,
+        "r_table_time_ms": 0.5,
+        "r_engine_stats": {"pages_accessed": 4},
+        "filtered": 100,
+        "r_filtered": 10,
+        "attached_condition": "t1.a < 100",
+    }
+    doc = {"query_block": {"select_id": 1, "r_loops": 1, "nested_loop": [{"table": table}]}}
+    text = json.dumps(doc, indent=indent)
+    for name, word in masks.items():
+        printed = json.dumps(table[name], indent=indent).replace("\n", "\n" + " " * indent * 5)
+        assert f'"{name}": {printed}' in text
+        text = text.replace(f'"{name}": {printed}', f'"{name}": {word}')
+    return text
+
+
+@pytest.mark.parametrize("indent", [2, 4])
+@pytest.mark.parametrize("word", ["REPLACED", "#", "X", "NNN"])
+def test_a_masked_figure_is_read_as_unknown(word: str, indent: int) -> None:
+    plan = parse(_analyze_doc({"r_rows": word, "r_engine_stats": word}, indent))
+
+    assert plan.format == "json"
+    assert not plan.truncated and not plan.uncertain
+    assert plan.tables == ["t1"]
+    node = next(node for node in plan.tree.walk() if node.table == "t1")
+    assert node.r_rows is None
+    assert node.rows_estimated == 1000
+    assert node.r_filtered == 10
+    assert plan.rows[0]["r_rows"] == word
+    notice = next(n for n in plan.notices if "masked" in n)
+    assert "2 masked values" in notice and word in notice
+
+
+def test_the_notice_names_each_word_and_its_lines() -> None:
+    text = _analyze_doc({"r_rows": "REPLACED", "r_table_time_ms": "#", "r_engine_stats": "REPLACED"})
+    lines = text.split("\n")
+    replaced = [n for n, line in enumerate(lines, 1) if "REPLACED" in line]
+    hashed = [n for n, line in enumerate(lines, 1) if ": #" in line]
+
+    plan = parse_json(text)
+
+    assert plan is not None and not plan.truncated
+    notice = next(n for n in plan.notices if "masked" in n)
+    assert f"REPLACED (lines {replaced[0]} and {replaced[1]})" in notice
+    assert f"# (line {hashed[0]})" in notice
+    assert "3 masked values" in notice
+
+
+def test_a_masked_text_keeps_its_word_and_masked_list_items_are_read() -> None:
+    text = _analyze_doc({"attached_condition": "REPLACED"}).replace(
+        '"access_type": "ALL",', '"access_type": "ALL",\n"possible_keys": [REPLACED, "b"],'
+    )
+
+    plan = parse(text)
+
+    assert not plan.truncated
+    assert plan.rows[0]["possible_keys"] == "REPLACED,b"
+    node = next(node for node in plan.tree.walk() if node.table == "t1")
+    assert node.condition == "REPLACED"
+
+
+def test_masked_values_in_a_boxed_document_are_read() -> None:
+    doc = _analyze_doc({"r_engine_stats": "REPLACED"})
+    width = max(len(line) for line in doc.split("\n"))
+    border = "+" + "-" * (width + 2) + "+"
+    boxed = "\n".join([border, "| " + "EXPLAIN".ljust(width) + " |", border])
+    boxed += "\n" + "\n".join("| " + line.ljust(width) + " |" for line in doc.split("\n")) + "\n" + border
+
+    plan = parse(boxed)
+
+    assert plan.format == "json" and not plan.truncated
+    assert plan.tables == ["t1"]
+    assert any("masked value" in notice for notice in plan.notices)
+
+
+def test_a_cut_document_with_masked_values_keeps_what_precedes_the_cut() -> None:
+    text = _analyze_doc({"r_engine_stats": "REPLACED"})
+    cut = text[: text.index('"attached_condition"') + 25]
+
+    plan = parse_json(cut)
+
+    assert plan is not None and plan.truncated
+    assert plan.tables == ["t1"]
+    assert any("masked value" in notice for notice in plan.notices)
+    assert any("truncated" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        '"r_engine_stats": two words,',  # text, not one word
+        '"r_engine_stats": <REPLACED>,',  # no word
+        '"r_engine_stats": REPLACED "x",',  # a word followed by more
+    ],
+)
+def test_other_damage_is_not_taken_for_a_masked_value(damaged: str) -> None:
+    text = _analyze_doc({"r_engine_stats": "REPLACED"}).replace('"r_engine_stats": REPLACED,', damaged)
+
+    plan = parse_json(text)
+
+    assert plan is not None and plan.truncated
+    assert not any("masked" in notice for notice in plan.notices)
+
+
+def test_words_inside_strings_and_after_the_document_are_left_alone() -> None:
+    text = _analyze_doc({"r_engine_stats": "REPLACED"}).replace('"t1.a < 100"', '"t1.a: REPLACED, [b]"')
+
+    plan = parse(text + "\nnote: done, ok\n")
+
+    assert not plan.truncated
+    assert plan.rows[0]["extra"] == "Using where"
+    node = next(node for node in plan.tree.walk() if node.table == "t1")
+    assert node.condition == "t1.a: REPLACED, [b]"
+    notice = next(n for n in plan.notices if "masked" in n)
+    assert notice.startswith("Read 1 masked value ")
+
+
+def test_a_valid_document_with_json_words_has_no_masked_values() -> None:
+    text = _analyze_doc({}).replace('"access_type": "ALL",', '"access_type": "ALL",\n"using_index": true, "x": null,')
+
+    plan = parse(text)
+
+    assert not plan.truncated
+    assert not any("masked" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize(("operation", "kind"), [("EXCEPT", "except"), ("INTERSECT", "intersect")])
+def test_mariadb_except_and_intersect_results_are_read(operation: str, kind: str) -> None:
+    member = {
+        "query_block": {
+            "select_id": 2,
+            "operation": operation,
+            "r_loops": 1,
+            "nested_loop": [{"table": {"table_name": "t2", "access_type": "ALL", "r_loops": 1, "rows": 2}}],
+        }
+    }
+    first = {"query_block": {"select_id": 1, "nested_loop": [{"table": {"table_name": "t1", "access_type": "ALL"}}]}}
+    result = {"table_name": f"<{kind}1,2>", "access_type": "ALL", "query_specifications": [first, member]}
+    text = json.dumps({"query_block": {"union_result": result}}, indent=2).replace(
+        '"rows": 2', '"rows": 2,\n"r_engine_stats": REPLACED'
+    )
+
+    plan = parse(text)
+
+    assert not plan.truncated
+    assert plan.tables == ["t1", "t2", f"<{kind}1,2>"]
+    assert [row["select_type"] for row in plan.rows] == ["PRIMARY", operation, f"{operation} RESULT"]
