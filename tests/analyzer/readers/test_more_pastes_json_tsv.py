@@ -167,3 +167,68 @@ def test_mariadb_except_and_intersect_results_are_read(operation: str, kind: str
     assert not plan.truncated
     assert plan.tables == ["t1", "t2", f"<{kind}1,2>"]
     assert [row["select_type"] for row in plan.rows] == ["PRIMARY", operation, f"{operation} RESULT"]
+
+
+HEADER = "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tr_rows\tfiltered\tr_filtered\tExtra"
+
+
+def _row(number: int, table: str, extra: str, select_type: str = "") -> str:
+    select_type = select_type or ("PRIMARY" if number == 1 else "SUBQUERY")
+    return f"{number}\t{select_type}\t{table}\tALL\tNULL\tNULL\tNULL\tNULL\t10\t10.00\t100.00\t20.00\t{extra}"
+
+
+@pytest.mark.parametrize("after", ["SET debug_dbug=@old_debug;", "connection default;", "disconnect con1", "DROP TABLE t1, t2;"])
+@pytest.mark.parametrize("count", [1, 2, 4])
+@pytest.mark.parametrize("extra", ["Using where", "Using index condition; Using where", "NULL"])
+def test_a_line_after_the_last_whole_row_is_no_piece_of_it(after: str, count: int, extra: str) -> None:
+    rows = [_row(k + 1, f"t{k}", extra, "SIMPLE" if count == 1 else "") for k in range(count)]
+    text = "\n".join(["connection con1;", HEADER, *rows, after]) + "\n"
+
+    plan = parse(text)
+
+    assert plan.format == "tsv"
+    assert not plan.truncated and not plan.uncertain, plan.notices
+    assert plan.tables == [f"t{k}" for k in range(count)]
+    assert all(row["extra"] == (None if extra == "NULL" else extra) for row in plan.rows)
+    assert not any("Rejoined" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize(
+    ("first", "rest", "whole"),
+    [
+        ("Using where; Using", "temporary; Using filesort", "Using where; Using temporary; Using filesort"),
+        ("Using where", "with pushed condition", "Using where with pushed condition"),
+        ("Using index condition; Using where; Using join", "buffer (flat, BNL join)",
+         "Using index condition; Using where; Using join buffer (flat, BNL join)"),
+    ],
+)  # fmt: skip
+def test_an_extra_value_a_mail_client_broke_is_still_rejoined(first: str, rest: str, whole: str) -> None:
+    text = "\n".join([HEADER, _row(1, "a", first), rest, _row(2, "b", "Using where")]) + "\n"
+
+    plan = parse(text)
+
+    assert not plan.truncated
+    assert [row["extra"] for row in plan.rows] == [whole, "Using where"]
+
+
+@pytest.mark.parametrize("remark", [["my note on the plan"], ["see here:", "the second one is slow"]])
+def test_a_remark_right_between_two_rows_is_skipped(remark: list[str]) -> None:
+    text = "\n".join([HEADER, _row(1, "a", "Using where"), *remark, _row(2, "b", "Using where")]) + "\n"
+
+    plan = parse(text)
+
+    assert plan.tables == ["a", "b"]
+    assert not plan.truncated and not plan.uncertain
+    assert [row["extra"] for row in plan.rows] == ["Using where", "Using where"]
+    assert any("other text inside the batch output" in notice for notice in plan.notices)
+
+
+def test_a_line_after_a_whole_expanded_row_is_no_piece_of_it() -> None:
+    rows = [_row(1, "a", "Using where"), _row(2, "b", "Using where")]
+    text = "\n".join(line.expandtabs(8) for line in [HEADER, *rows]) + "\nSET debug_dbug=@old_debug;\n"
+
+    plan = parse(text)
+
+    assert plan.tables == ["a", "b"]
+    assert not plan.truncated
+    assert [row["extra"] for row in plan.rows] == ["Using where", "Using where"]
