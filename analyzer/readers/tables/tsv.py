@@ -32,7 +32,14 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
-from analyzer.readers.shapes.cell_shapes import access_type, align_cells, cell_fit, known_extra, stops_inside
+from analyzer.readers.shapes.cell_shapes import (
+    access_type,
+    align_cells,
+    cell_fit,
+    known_extra,
+    rows_name_join_buffer,
+    stops_inside,
+)
 from analyzer.readers.vocabulary import SELECT_TYPES
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
 from analyzer.repair.unwrap.batch import (
@@ -483,13 +490,17 @@ def _cut_width(batch: _Batch) -> _Cut | None:
     """
     header_cut = bool(missing_tail(batch.columns))
     lines = _texts(batch)
+    # Batch output keeps its tabs: one line alone ending in a space was cut between two words
+    # (a console that padded the lines to its width padded every shorter one).
+    spaced = not batch.expanded and sum(line.endswith(" ") for line, _, _ in batch.raw) == 1
+    named = _names_join_buffer(batch)
     measures = (("characters", len), ("columns", shown_width))
     for unit, measure in measures[1:] if batch.expanded else measures:
         sizes = [measure(line) for line in lines]
         longest = max(sizes)
         at = frozenset(k - 1 for k, size in enumerate(sizes) if k and size == longest)
         lacking = sizes.count(longest) > 1 or longest in USUAL_TERMINAL_WIDTHS
-        if header_cut or any(_ends_cut(batch, index, lacking) for index in at):
+        if header_cut or any(_ends_cut(batch, index, lacking, spaced, named) for index in at):
             return _Cut(longest, unit, at)
     return None
 
@@ -503,10 +514,11 @@ def _texts(batch: _Batch) -> list[str]:
     return lines
 
 
-def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
+def _ends_cut(batch: _Batch, index: int, lacking: bool, spaced: bool, named: bool) -> bool:
     """True when row `index`, whose line reaches the widest width, ends as a cut line does: inside
-    a value, or (`lacking`: that width is shared by two or more lines, or usual for terminals)
-    short of fields."""
+    a value (`spaced`: in a space, the only line of the batch output to end in one; `named`: the
+    rows show a server that names the join buffer's kind), or (`lacking`: that width is shared
+    by two or more lines, or usual for terminals) short of fields."""
     line, _, fields = batch.raw[index]
     column = batch.last_cell.get(index, len(fields) - 1)
     # Short of fields, or (cells placed by their values) stopping before Extra without a tab.
@@ -515,9 +527,24 @@ def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
     if batch.expanded and line.endswith(" "):
         # Between two words of a value its spaces reach no tab stop; else they were tabs before empty fields.
         return shown_width(line) % batch.tab != 0
+    if spaced and line.endswith(" ") and fields[column].strip(" "):
+        return True  # no server ends a value with a space
     if line.endswith("\t"):
         return False  # it ends with a separator, not inside a value
-    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column], batch.columns)
+    name = batch.columns[column] if column < batch.count else ""
+    return stops_inside(name, fields[column], batch.columns, named)
+
+
+def _names_join_buffer(batch: _Batch) -> bool:
+    """Whether the rows read show a server that names the join buffer's kind."""
+    columns = batch.columns
+    kinds = columns.index("select_type") if "select_type" in columns else None
+    extras = columns.index("extra") if "extra" in columns else None
+    rows = [fields for _, _, fields in batch.raw]
+    return rows_name_join_buffer(
+        (fields[kinds] for fields in rows if kinds is not None and kinds < len(fields)),
+        (fields[extras] for fields in rows if extras is not None and extras < len(fields)),
+    )
 
 
 def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:

@@ -232,3 +232,76 @@ def test_a_line_after_a_whole_expanded_row_is_no_piece_of_it() -> None:
     assert plan.tables == ["a", "b"]
     assert not plan.truncated
     assert [row["extra"] for row in plan.rows] == ["Using where", "Using where"]
+
+
+SPLIT = "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra"
+SPLIT_ROWS = [
+    "1\tPRIMARY\tt1\tALL\tNULL\tNULL\tNULL\tNULL\t5\t",
+    "1\tPRIMARY\t<derived2>\tref\tkey0\tkey0\t5\ttest.t1.b\t10\tUsing where",
+    "2\t{kind}\tt10\tref\tgrp_id\tgrp_id\t5\ttest.t1.b\t100\t",
+    "2\t{kind}\tt11\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing where; Using join buffer (flat, BNL join)",
+]
+
+
+def _split_paste(kind: str = "LATERAL DERIVED", last: str = "") -> str:
+    rows = [row.format(kind=kind) for row in SPLIT_ROWS]
+    if last:
+        rows[-1] = rows[-1].rsplit("\t", 1)[0] + "\t" + last
+    return "\n".join([SPLIT, *rows]) + "\n"
+
+
+@pytest.mark.parametrize("kind", ["LATERAL DERIVED", "DERIVED"])
+@pytest.mark.parametrize("cut_at", ["Using join buffer ", "Using join buffer (flat, ", "Using join ", "Using where; Using "])
+def test_a_line_alone_cut_in_a_space_is_flagged(kind: str, cut_at: str) -> None:
+    whole = _split_paste(kind).replace("\tt11\t", "\ta_table_with_a_long_name\t")
+    line = whole.split("\n")[-2]
+    cut = whole.replace(line, line[: line.index(cut_at) + len(cut_at)])
+    assert cut.split("\n")[-2].endswith(" ")
+
+    plan = parse(cut)
+
+    assert plan.truncated
+    assert any("truncated at" in notice for notice in plan.notices)
+    assert plan.tables == ["t1", "<derived2>", "t10", "a_table_with_a_long_name"]
+
+
+@pytest.mark.parametrize("kind", ["LATERAL DERIVED", "MATERIALIZED", "DEPENDENT DERIVED"])
+def test_a_bare_join_buffer_from_a_server_that_names_its_kind_is_a_cut(kind: str) -> None:
+    plan = parse(_split_paste(kind, "Using where; Using join buffer"))
+
+    assert plan.truncated
+    assert plan.rows[-1]["extra"] == "Using where; Using join buffer…"
+
+
+def test_a_bare_join_buffer_next_to_a_named_one_is_a_cut() -> None:
+    text = _split_paste("DERIVED", "Using where; Using join buffer").replace(
+        "10\tUsing where\n", "10\tUsing join buffer (BNL)\n"
+    )
+    plan = parse(text.replace("\tt11\t", "\ta_table_with_a_long_name\t"))
+
+    assert plan.truncated
+    assert plan.rows[1]["extra"] == "Using join buffer (BNL)"
+
+
+@pytest.mark.parametrize("extra", ["Using where; Using join buffer", "Using join buffer"])
+def test_an_old_servers_bare_join_buffer_is_whole(extra: str) -> None:
+    plan = parse(_split_paste("DERIVED", extra))
+
+    assert not plan.truncated, plan.notices
+    assert plan.rows[-1]["extra"] == extra
+
+
+def test_complete_split_pastes_are_not_flagged() -> None:
+    for kind in ("LATERAL DERIVED", "DERIVED", "MATERIALIZED"):
+        plan = parse(_split_paste(kind))
+        assert not plan.truncated and not plan.uncertain, plan.notices
+        assert plan.rows[-1]["extra"] == "Using where; Using join buffer (flat, BNL join)"
+
+
+def test_lines_a_console_padded_with_spaces_are_no_cut() -> None:
+    lines = _split_paste().rstrip("\n").split("\n")
+    widest = max(len(line) for line in lines) + 3
+    plan = parse("\n".join(line.ljust(widest) for line in lines) + "\n")
+
+    assert not plan.truncated, plan.notices
+    assert plan.tables == ["t1", "<derived2>", "t10", "t11"]
