@@ -40,10 +40,11 @@ from analyzer.readers.resultset import STANDARD_ORDER
 from analyzer.repair.unwrap.documents import mend_wrapped_strings, rejoin_cut_lines
 from analyzer.repair.unwrap.pieces import describe, rejoin
 from analyzer.structs import dataclass, field
-from analyzer.wording import plural
+from analyzer.wording import describe_lines, plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 # A document nested deeper than this is refused; real plans stay far below it.
@@ -90,6 +91,12 @@ _TYPOGRAPHIC_QUOTES = ("\u201c", "\u201d", "\u201e", "\u201f", "\u2033")
 _STRAIGHTEN = str.maketrans(dict.fromkeys(_TYPOGRAPHIC_QUOTES, '"'))
 # A string, a comment's opening or a bracket: what the scan for comments steps over.
 _COMMENT_SCAN = lazy_regex(r'"(?:[^"\\]|\\.)*"|/\*|[{}\[\]]')
+# A string or a character of JSON's structure: what the scan for masked values steps over.
+_VALUE_SCAN = lazy_regex(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+# A bare word (or `#`s) where a value stands, ending where the value would: a masked value.
+_BARE_VALUE = lazy_regex(r"[ \t\r\n]*(#+|[A-Za-z_][\w.$-]*)(?=[ \t\r]*(?:[,}\]\n]|$))")
+# The words JSON, or Python's reader of it, takes as values.
+_JSON_WORDS = frozenset(("true", "false", "null", "NaN", "Infinity"))
 # What an end marker names: a key (`table`, `nested_loop`, `select#1`).
 _MARKER_NAME = lazy_regex(r"[\w#$-]{1,64}")
 # Strings and the structural characters of JSON, for the truncation scan.
@@ -208,14 +215,10 @@ def _read_presented(text: str, start: int, decoder: json.JSONDecoder, margins: l
         doc, _ = decoder.raw_decode(source)
     except RecursionError:
         return _refused("The JSON plan is nested too deeply to be read.")
-    except ValueError as error:
+    except ValueError:
         mended = _mended(source, decoder)
         if mended is None:
-            uncommented = _without_comments(source)
-            if uncommented is None:
-                return _damaged(source, error, decoder)
-            text = uncommented.text
-            return _damaged(text, _decode_error(decoder, text), decoder, uncommented.notice)
+            return _damaged(*_best_repair(source), decoder)
         doc, source, repairs = mended
         notices += repairs
     if not _is_explain(doc):
@@ -225,34 +228,62 @@ def _read_presented(text: str, start: int, decoder: json.JSONDecoder, margins: l
 
 def _mended(source: str, decoder: json.JSONDecoder) -> tuple[Any, str, list[str]] | None:
     """The document of a `source` that does not decode as it is, decoded after the repairs it
-    needs, with the text it was decoded from and the notices of those repairs: its comments taken
-    out, or its hard-wrapped lines rejoined (and then its comments taken out: a terminal wraps
-    the lines as printed, comments and all). None when neither makes it whole."""
+    needs, with the text it was decoded from and the notices of those repairs: its masked values
+    read as unknown, its comments taken out, or its hard-wrapped lines rejoined (and then its
+    comments taken out: a terminal wraps the lines as printed, comments and all). None when none
+    of these makes it whole."""
+    for text, notices in _repairs(source):
+        doc = _decode(decoder, text)
+        if doc is None and (masked := _unmasked(text)) is not None:
+            text, notices = masked.text, [*notices, masked.notice]
+            doc = _decode(decoder, text)
+        if doc is not None:
+            return doc, text, notices
+    return None
+
+
+def _repairs(source: str) -> Iterator[tuple[str, list[str]]]:
+    """The texts to try decoding `source` as, each with the notices of its repairs: as it is,
+    without its comments, then with its hard-wrapped lines rejoined (and without their comments)."""
+    yield source, []
     uncommented = _without_comments(source)
-    doc = _decode(decoder, uncommented.text) if uncommented is not None else None
-    if uncommented is not None and doc is not None:
-        return doc, uncommented.text, [uncommented.notice]
+    if uncommented is not None:
+        yield uncommented.text, [uncommented.notice]
     rejoined = rejoin_cut_lines(source)
     if rejoined is None:
-        return None
+        return
     notices = ["Lines of the JSON plan were hard-wrapped by a terminal; they have been rejoined."]
     again = _without_comments(rejoined)
     if again is not None:
         rejoined = again.text
         notices.append(again.notice)
-    doc = _decode(decoder, rejoined)
-    return None if doc is None else (doc, rejoined, notices)
+    yield rejoined, notices
+
+
+def _best_repair(source: str) -> tuple[str, list[str]]:
+    """A damaged `source` without its comments and with its masked values read as unknown, so
+    that the part before the damage is read as far as it goes; with the notices of those repairs."""
+    notices: list[str] = []
+    uncommented = _without_comments(source)
+    if uncommented is not None:
+        source = uncommented.text
+        notices.append(uncommented.notice)
+    masked = _unmasked(source)
+    if masked is not None:
+        source = masked.text
+        notices.append(masked.notice)
+    return source, notices
 
 
 @dataclass
-class _Uncommented:
-    """A document's text without its comments, and the notice that says what was removed."""
+class _Repaired:
+    """A document's text after a repair, and the notice that says what the repair did."""
 
     text: str
     notice: str
 
 
-def _without_comments(source: str) -> _Uncommented | None:
+def _without_comments(source: str) -> _Repaired | None:
     """`source` without the `/* … */` comments outside the strings of the document it starts with
     (scanned up to the bracket that closes it), each replaced by the line breaks it spanned so that
     line numbers hold; None when there is none. A `/*` inside a string (a condition quoting
@@ -284,7 +315,63 @@ def _without_comments(source: str) -> _Uncommented | None:
     if not comments:
         return None
     pieces.append(source[copied:])
-    return _Uncommented("".join(pieces), _comments_notice(comments, markers))
+    return _Repaired("".join(pieces), _comments_notice(comments, markers))
+
+
+@dataclass
+class _Masked:
+    """A bare word seen where the document has a value, and the lines of the document it is on."""
+
+    word: str
+    lines: list[int] = field(default_factory=list)
+
+
+def _unmasked(source: str) -> _Repaired | None:
+    """`source` with each bare word that stands where a value does (after a `:`, or as an item of
+    a list) quoted as a string, scanned up to the bracket that closes the document it starts with;
+    None when there is none. Test suites mask the figures that vary between runs that way
+    (`"r_engine_stats": REPLACED,`, `"r_rows": #,`): the value is read as unknown, a figure
+    becoming None and a text keeping the word. Words inside strings are text, and stay."""
+    check_deadline()
+    pieces: list[str] = []
+    masked: dict[str, _Masked] = {}
+    copied = at = line_at = 0
+    line = 1
+    stack: list[str] = []
+    while (match := _VALUE_SCAN.search(source, at)) is not None:
+        mark = match.group()
+        at = match.end()
+        if mark in ("{", "["):
+            stack.append(mark)
+        elif mark in ("}", "]"):
+            if stack:
+                stack.pop()
+            if not stack:
+                break
+        if mark == ":" or mark == "[" or (mark == "," and stack[-1:] == ["["]):
+            bare = _BARE_VALUE.match(source, at)
+            if bare is None or bare.group(1) in _JSON_WORDS:
+                continue
+            word = bare.group(1)
+            line += source.count("\n", line_at, bare.start(1))
+            line_at = bare.start(1)
+            masked.setdefault(word, _Masked(word)).lines.append(line)
+            pieces += [source[copied : bare.start(1)], f'"{word}"']
+            copied = at = bare.end(1)
+    if not masked:
+        return None
+    pieces.append(source[copied:])
+    return _Repaired("".join(pieces), _masked_notice(list(masked.values())))
+
+
+def _masked_notice(masked: list[_Masked]) -> str:
+    """What reading the masked values as unknown did, naming each word and its lines."""
+    count = sum(len(item.lines) for item in masked)
+    what = ", ".join(f"{item.word} ({describe_lines(item.lines)})" for item in masked)
+    return (
+        f"Read {plural(count, 'masked value')} of the JSON plan as unknown: {what}, a bare word "
+        "where a value stands (as test suites mask the figures that vary; JSON has no bare words)."
+    )
 
 
 def _comments_notice(comments: list[str], markers: bool) -> str:
@@ -326,10 +413,11 @@ def _decode(decoder: json.JSONDecoder, source: str) -> Any:
     return doc
 
 
-def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder, repaired: str | None = None) -> Plan | None:
+def _damaged(source: str, repaired: list[str], decoder: json.JSONDecoder) -> Plan | None:
     """A Plan marked truncated for a document that is cut off or damaged, keeping the complete
     part before the damage; None when the text was not an EXPLAIN document after all. `repaired`
-    is the notice of a repair made before (the comments taken out)."""
+    holds the notices of the repairs made before (comments taken out, masked values)."""
+    error = _decode_error(decoder, source)
     position = getattr(error, "pos", 0) or 0
     doc = _salvage(source, position, decoder)
     if doc is not None and not _is_explain(doc):
@@ -344,7 +432,7 @@ def _damaged(source: str, error: ValueError, decoder: json.JSONDecoder, repaired
         )
     else:
         notice = "The JSON plan is truncated: the document ends before it is complete; only its complete part is shown."
-    notices = [repaired, notice] if repaired else [notice]
+    notices = [*repaired, notice]
     if doc is None:
         return Plan(format="json", columns=list(COLUMNS), truncated=True, notices=notices)
     return _build_plan(doc, source, notices, truncated=True)

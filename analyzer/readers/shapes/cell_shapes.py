@@ -17,10 +17,13 @@ from analyzer.readers.vocabulary import ACCESS_TYPES, EXTRA_HEADS, EXTRA_ITEMS, 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Iterable
 
 # An Extra item only servers before MySQL 5.6 and MariaDB 5.3 print without the kind after it.
 _BARE_JOIN_BUFFER = "using join buffer"
+# A join buffer's kind named after it, and the select types only servers that name it print.
+_NAMED_JOIN_BUFFER = "using join buffer ("
+_NAMING_SELECT_TYPES = frozenset({"MATERIALIZED", "LATERAL DERIVED", "DEPENDENT DERIVED"})
 # Access types that read no index (so key, key_len and ref are NULL), and those that always name one.
 _NO_KEY = frozenset({"ALL", "system", "hash_ALL"})
 _KEYED = ACCESS_TYPES - _NO_KEY
@@ -173,18 +176,18 @@ def starts_extra_item(text: str) -> bool:
     return not folded.startswith("null") and folded.startswith(_KNOWN_STARTS)
 
 
-def stops_inside(column: str, value: str, columns: Collection[str] = ()) -> bool:
+def stops_inside(column: str, value: str, columns: Collection[str] = (), named: bool = False) -> bool:
     """True when a value that ends where its line ends visibly stops inside something: an unclosed
     parenthesis, after a separator, or (Extra) in an item, where it is the start of a longer one
     and no item itself (`Using join buff`, `Using in`) or no item the server that printed the
-    `columns` prints whole (`names_join_buffer`)."""
+    `columns` prints whole (`names_join_buffer`; `named`: the rows show such a server)."""
     text = value.rstrip()
     if text.count("(") > text.count(")") or text.endswith((",", ";", "(", "|")):
         return True
     if column != "extra" or not text:
         return False
     item = text.rsplit(";", 1)[-1].strip().casefold()
-    if item == _BARE_JOIN_BUFFER and names_join_buffer(columns):
+    if item == _BARE_JOIN_BUFFER and (named or names_join_buffer(columns)):
         return True
     if item in EXTRA_ITEMS or EXTRA_PATTERNS.fullmatch(item):
         return False
@@ -198,6 +201,14 @@ def names_join_buffer(columns: Collection[str]) -> bool:
     `filtered` (5.7 on; before, EXPLAIN printed one or the other)."""
     names = set(columns)
     return "r_rows" in names or {"partitions", "filtered"} <= names
+
+
+def rows_name_join_buffer(select_types: Iterable[str | None], extras: Iterable[str | None]) -> bool:
+    """Whether rows come from a server that names the join buffer's kind: one of them names it,
+    or has a select_type only such servers print (`MATERIALIZED`, MySQL 5.6 and MariaDB 5.3 on)."""
+    if any(_NAMED_JOIN_BUFFER in (extra or "").casefold() for extra in extras):
+        return True
+    return any((select_type or "").upper() in _NAMING_SELECT_TYPES for select_type in select_types)
 
 
 def known_extra(value: str) -> bool:

@@ -32,7 +32,14 @@ from analyzer.readers.resultset import (
     unique_names,
     value,
 )
-from analyzer.readers.shapes.cell_shapes import access_type, align_cells, cell_fit, stops_inside
+from analyzer.readers.shapes.cell_shapes import (
+    access_type,
+    align_cells,
+    cell_fit,
+    known_extra,
+    rows_name_join_buffer,
+    stops_inside,
+)
 from analyzer.readers.vocabulary import SELECT_TYPES
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, width
 from analyzer.repair.unwrap.batch import (
@@ -202,7 +209,11 @@ def _read_rows(batch: _Batch, j: int) -> int:
             continue
         has_tab = "\t" in line
         if line.strip() == "Warnings:" or (has_tab if batch.expanded else not has_tab and batch.count > 1):
-            break
+            resume = None if batch.expanded or has_tab or not batch.raw else _row_after_remark(batch, j)
+            if resume is None:
+                break
+            j = _skip_remark(batch, j, resume)
+            continue
         if line == lines[batch.start] and not batch.raw:
             # The header line twice (a terminal repeated it while scrolling).
             batch.notices.append(f"Skipped a repeat of the header line (line {batch.numbers[j]}).")
@@ -210,8 +221,25 @@ def _read_rows(batch: _Batch, j: int) -> int:
             continue
         if starts_tsv(line):
             break  # the header of the next result set (the client prints no empty line between)
+        if batch.expanded and batch.raw and _other_text(batch, j):
+            break
         j = _read_row(batch, j)
     return j
+
+
+def _other_text(batch: _Batch, j: int) -> bool:
+    """True when `lines[j]`, after an expanded row, is other text: no id first and no field after
+    it, and no row in the next few lines (up to an empty one)."""
+    lines = batch.lines
+    if len(split_expanded(lines[j], batch.count, batch.tab)[0]) > 1:
+        return False
+    following = lines[j : min(len(lines), j + 10)]
+    return not any(_ROW_START_RE.match(line.lstrip(" ")) for line in following[: _blank_at(following)])
+
+
+def _blank_at(lines: list[str]) -> int:
+    """Index of the first empty line of `lines`, or their count."""
+    return next((k for k, line in enumerate(lines) if not line.strip()), len(lines))
 
 
 def _after_blank(batch: _Batch, j: int) -> int | None:
@@ -223,12 +251,29 @@ def _after_blank(batch: _Batch, j: int) -> int | None:
         return j + 1
     if batch.raw and not batch.expanded and (resume := _resume_after_remark(lines, j, batch.count)):
         # A reply's comment typed between two rows: the rows go on after it.
-        remark = [numbers[k] for k in range(j, resume) if lines[k].strip()]
-        batch.skipped += range(j, resume)
-        batch.notices.append(
-            f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
-        )
-        return resume
+        return _skip_remark(batch, j, resume)
+    return None
+
+
+def _skip_remark(batch: _Batch, j: int, resume: int) -> int:
+    """Skip the remark on `lines[j:resume]`, between two rows, with a notice; returns `resume`."""
+    remark = [batch.numbers[k] for k in range(j, resume) if batch.lines[k].strip()]
+    batch.skipped += range(j, resume)
+    batch.notices.append(
+        f"Ignored {plural(len(remark), 'line')} of other text inside the batch output ({describe_lines(remark)})."
+    )
+    return resume
+
+
+def _row_after_remark(batch: _Batch, j: int) -> int | None:
+    """Index of the row that goes on after a remark without tabs from `lines[j]` (a few lines
+    typed right after a whole row, where no piece of it goes on), or None."""
+    lines, count = batch.lines, batch.count
+    if len(batch.raw[-1][2]) != count:
+        return None
+    for k in range(j, min(len(lines), j + 10)):
+        if "\t" in lines[k]:
+            return k if lines[k].count("\t") == count - 1 and _starts_row(lines[k]) else None
     return None
 
 
@@ -304,6 +349,7 @@ def _rejoin_extra(batch: _Batch, row: _Row) -> None:
         and width(lines[row.last]) >= 40
         and _continues_expanded(lines, row.last + 1, clearly_short=False)
         and "  " not in lines[row.last + 1].strip()
+        and _goes_on(row.fields[-1], row.fields[-1] + " " + lines[row.last + 1].strip())
     ):
         piece = lines[row.last + 1].strip()
         row.text = row.text.rstrip(" ") + " " + piece
@@ -444,13 +490,17 @@ def _cut_width(batch: _Batch) -> _Cut | None:
     """
     header_cut = bool(missing_tail(batch.columns))
     lines = _texts(batch)
+    # Batch output keeps its tabs: one line alone ending in a space was cut between two words
+    # (a console that padded the lines to its width padded every shorter one).
+    spaced = not batch.expanded and sum(line.endswith(" ") for line, _, _ in batch.raw) == 1
+    named = _names_join_buffer(batch)
     measures = (("characters", len), ("columns", shown_width))
     for unit, measure in measures[1:] if batch.expanded else measures:
         sizes = [measure(line) for line in lines]
         longest = max(sizes)
         at = frozenset(k - 1 for k, size in enumerate(sizes) if k and size == longest)
         lacking = sizes.count(longest) > 1 or longest in USUAL_TERMINAL_WIDTHS
-        if header_cut or any(_ends_cut(batch, index, lacking) for index in at):
+        if header_cut or any(_ends_cut(batch, index, lacking, spaced, named) for index in at):
             return _Cut(longest, unit, at)
     return None
 
@@ -464,10 +514,11 @@ def _texts(batch: _Batch) -> list[str]:
     return lines
 
 
-def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
+def _ends_cut(batch: _Batch, index: int, lacking: bool, spaced: bool, named: bool) -> bool:
     """True when row `index`, whose line reaches the widest width, ends as a cut line does: inside
-    a value, or (`lacking`: that width is shared by two or more lines, or usual for terminals)
-    short of fields."""
+    a value (`spaced`: in a space, the only line of the batch output to end in one; `named`: the
+    rows show a server that names the join buffer's kind), or (`lacking`: that width is shared
+    by two or more lines, or usual for terminals) short of fields."""
     line, _, fields = batch.raw[index]
     column = batch.last_cell.get(index, len(fields) - 1)
     # Short of fields, or (cells placed by their values) stopping before Extra without a tab.
@@ -476,9 +527,24 @@ def _ends_cut(batch: _Batch, index: int, lacking: bool) -> bool:
     if batch.expanded and line.endswith(" "):
         # Between two words of a value its spaces reach no tab stop; else they were tabs before empty fields.
         return shown_width(line) % batch.tab != 0
+    if spaced and line.endswith(" ") and fields[column].strip(" "):
+        return True  # no server ends a value with a space
     if line.endswith("\t"):
         return False  # it ends with a separator, not inside a value
-    return stops_inside(batch.columns[column] if column < batch.count else "", fields[column], batch.columns)
+    name = batch.columns[column] if column < batch.count else ""
+    return stops_inside(name, fields[column], batch.columns, named)
+
+
+def _names_join_buffer(batch: _Batch) -> bool:
+    """Whether the rows read show a server that names the join buffer's kind."""
+    columns = batch.columns
+    kinds = columns.index("select_type") if "select_type" in columns else None
+    extras = columns.index("extra") if "extra" in columns else None
+    rows = [fields for _, _, fields in batch.raw]
+    return rows_name_join_buffer(
+        (fields[kinds] for fields in rows if kinds is not None and kinds < len(fields)),
+        (fields[extras] for fields in rows if extras is not None and extras < len(fields)),
+    )
 
 
 def _fill_rows(batch: _Batch, cut: _Cut | None) -> tuple[list[Row], list[int], list[int]]:
@@ -637,5 +703,13 @@ def _whole_header(header: str) -> bool:
     return _joined_header(_header_names(header))
 
 
+def _goes_on(value: str, joined: str) -> bool:
+    """Whether a line broken off a row can be the rest of its last value `value` (`joined` with
+    it): unless the value is NULL or whole Extra items and the joined one is no Extra items."""
+    value = value.strip(" ")
+    whole = value == "NULL" or (known_extra(value) and not stops_inside("extra", value))
+    return not whole or known_extra(joined.strip(" "))
+
+
 # What the un-wrapping of batch lines asks of this reader.
-_MARKS = BatchMarks(starts_tsv, _starts_row, _whole_header)
+_MARKS = BatchMarks(starts_tsv, _starts_row, _whole_header, _goes_on)

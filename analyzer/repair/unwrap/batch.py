@@ -21,12 +21,14 @@ TAB = 8
 @dataclass(frozen=True, slots=True)
 class BatchMarks:
     """What the reader of batch output tells the un-wrapping about its lines: whether a line
-    starts a result set (a header), whether it starts a row, and whether a header with a piece
-    joined holds EXPLAIN column names, each once."""
+    starts a result set (a header), whether it starts a row, whether a header with a piece
+    joined holds EXPLAIN column names, each once, and whether a row's last value (before, then
+    with a piece joined) can go on with that piece."""
 
     starts_result: Callable[[str], bool]
     starts_row: Callable[[str], bool]
     whole_header: Callable[[str], bool]
+    goes_on: Callable[[str, str], bool]
 
 
 def shared_width(lines: list[str], start: int, marks: BatchMarks) -> int | None:
@@ -130,9 +132,12 @@ def unwrap_row(
             break  # a row of its own after a row cut short, not the rest of a wrapped one
         # A usual terminal width alone proves little: a break after an Extra item's `;` lost its space.
         if cut_by_terminal(lines[k - 1], terminal_width) and (terminal_width or not text.endswith(";")):
-            text += piece
+            joined = text + piece
         else:
-            text = text.rstrip(" ") + " " + piece.lstrip(" ")
+            joined = text.rstrip(" ") + " " + piece.lstrip(" ")
+        if tabs == count - 1 and not marks.goes_on(text.rsplit("\t", 1)[-1], joined.rsplit("\t", 1)[-1]):
+            break  # other text after a whole row, not the rest of its last value
+        text = joined
         tabs += more
         k += 1
     return text, k - 1

@@ -96,11 +96,9 @@ def test_what_servers_print_in_rows_is_in_its_domain(cell):
 
 
 def test_an_extra_item_with_words_joined_to_it_is_flagged():
-    text = (
-        "id\tselect_type\ttable\ttype\tpossible_keys\tkey\tkey_len\tref\trows\tExtra\n"
-        "1\tSIMPLE\tt\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing where\n"
-        "my note on the plan\n"
-        "1\tSIMPLE\tu\tALL\tNULL\tNULL\tNULL\tNULL\t10\tUsing where\n"
+    text = _markdown(
+        "| 1 | SIMPLE | t | ALL | NULL | NULL | NULL | NULL | 10 | Using where my note on the plan |",
+        "| 1 | SIMPLE | u | ALL | NULL | NULL | NULL | NULL | 10 | Using where |",
     )
     plan = parse(text)
     assert plan.uncertain
