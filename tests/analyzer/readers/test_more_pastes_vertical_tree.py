@@ -1,0 +1,147 @@
+"""More pastes of vertical (`\\G`) and tree output: row numbers that show rows missing, a paste
+that starts inside a row, and tree plans with a step label before each arrow."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer import ParseError
+from analyzer.pipeline import parse
+
+COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]
+TABLES = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]
+
+
+def _row(number: int, table: str, width: int = 13) -> list[str]:
+    """The lines of `\\G` row `number` reading `table`, names right-aligned to `width`."""
+    cells = ["1", "SIMPLE", table, "ALL", "NULL", "NULL", "NULL", "NULL", str(number * 10), "Using where"]
+    marker = f"{'*' * 27} {number}. row {'*' * 27}"
+    return [marker] + [f"{name.rjust(width)}: {cell}" for name, cell in zip(COLUMNS, cells, strict=True)]
+
+
+def _vertical(numbers: list[int], width: int = 13, footer: bool = True) -> str:
+    lines = [line for k, number in enumerate(numbers) for line in _row(number, TABLES[k], width)]
+    if footer:
+        lines.append(f"{len(numbers)} rows in set (0.00 sec)")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("numbers", [[1], [1, 2], [1, 2, 3], list(range(1, 12))])
+@pytest.mark.parametrize("width", [13, 20])
+def test_rows_numbered_one_after_another_are_complete(numbers, width):
+    plan = parse(_vertical(numbers, width))
+    assert not plan.truncated, plan.notices
+    assert [row["table"] for row in plan.rows] == TABLES[: len(numbers)]
+
+
+@pytest.mark.parametrize(
+    ("numbers", "said"),
+    [
+        ([2, 3], "lacks row 1:"),
+        ([3, 4], "lacks rows 1 and 2:"),
+        ([6, 7, 8], "lacks rows 1 to 5:"),
+        ([1, 2, 4], "lacks row 3:"),
+        ([1, 3, 6], "lacks rows 2, 4 and 5:"),
+        ([1, 2, 3, 9], "lacks rows 4 to 8:"),
+        ([4, 5, 9], "lacks rows 1 to 3 and 6 to 8:"),
+    ],
+)
+@pytest.mark.parametrize("footer", [True, False])
+def test_rows_missing_from_the_numbers_make_the_reading_truncated(numbers, said, footer):
+    plan = parse(_vertical(numbers, footer=footer))
+    assert plan.truncated
+    notice = next(n for n in plan.notices if "lacks row" in n)
+    assert said in notice
+    assert "line" in notice.split(":", 1)[1]
+    assert [row["table"] for row in plan.rows] == TABLES[: len(numbers)]
+
+
+def test_the_notice_names_the_marker_lines_that_skip():
+    text = _vertical([1, 3])
+    plan = parse(text)
+    line = text.split("\n").index(_row(3, "b")[0]) + 1
+    assert any("lacks row 2:" in n and f"(line {line})" in n for n in plan.notices), plan.notices
+
+
+def test_a_row_shown_again_is_not_a_gap():
+    lines = _row(1, "a") + _row(2, "b") + _row(2, "b") + _row(3, "c")
+    plan = parse("\n".join(lines) + "\n")
+    assert not any("lacks row" in n for n in plan.notices), plan.notices
+
+
+def test_two_result_sets_each_numbered_from_one_are_not_a_gap():
+    first = "\n".join(_row(1, "a") + _row(2, "b")) + "\n2 rows in set (0.00 sec)\n\n"
+    second = "\n".join(_row(1, "c")) + "\n1 row in set (0.00 sec)\n"
+    plan = parse(first + "mysql> EXPLAIN SELECT * FROM c\\G\n" + second)
+    assert not plan.truncated, plan.notices
+
+
+@pytest.mark.parametrize("blank", [False, True])
+@pytest.mark.parametrize("indent", [0, 4])
+@pytest.mark.parametrize(
+    ("tail", "first", "said"),
+    [
+        (["rows: 3", "Extra:"], 3, "row 2, and row 1 before it is missing"),
+        (["         rows: 20", "        Extra: Using where"], 2, "row 1."),
+        (
+            ["key_len: 4", "ref: const", "rows: 1", "Extra: Using index"],
+            5,
+            "row 4, and rows 1 to 3 before it are missing",
+        ),
+    ],
+)
+def test_a_paste_that_starts_inside_a_row_reads_its_end_as_a_partial_row(tail, first, said, blank, indent):
+    lead = [" " * indent + line for line in tail]
+    if blank:
+        lead = [piece for line in lead for piece in (line, "")]
+    text = "\n".join(["Here is the plan:", "", *lead, *_row(first, "c")]) + "\n"
+    plan = parse(text)
+    assert plan.truncated
+    assert [row["table"] for row in plan.rows] == ["\u2026", "c"]
+    assert plan.rows[0]["rows"] == tail[-2].split(":")[1].strip()
+    assert plan.columns[:3] == ["id", "select_type", "table"]
+    notice = next(n for n in plan.notices if "starts inside a row" in n)
+    assert said in notice and "line 3" in notice.replace("lines 3", "line 3")
+    assert [span.role for span in plan.lines if span.first >= 3] == ["plan"]
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        ["id: 7", "rows: 3"],  # an `id` starts a row, it does not end one
+        ["rows: 3", "That was all I could copy."],  # prose after it
+        ["Note: this is slow"],  # not an EXPLAIN column
+    ],
+)
+def test_other_lines_before_a_later_row_are_not_its_end(lead):
+    plan = parse("\n".join([*lead, "", *_row(2, "c")]) + "\n")
+    assert plan.truncated  # row 1 is missing
+    assert [row["table"] for row in plan.rows] == ["c"]
+    assert not any("starts inside a row" in n for n in plan.notices)
+
+
+def test_fields_before_the_first_row_are_not_the_end_of_a_row():
+    plan = parse("\n".join(["rows: 3", "Extra: Using where", "", *_row(1, "a"), *_row(2, "b")]) + "\n")
+    assert not plan.truncated, plan.notices
+    assert [row["table"] for row in plan.rows] == ["a", "b"]
+
+
+def test_rows_without_markers_then_numbered_rows_go_on_without_a_gap():
+    unmarked = _row(1, "a")[1:]
+    plan = parse("\n".join([*unmarked, *_row(2, "b")]) + "\n")
+    assert not any("lacks row" in n for n in plan.notices), plan.notices
+    assert [row["table"] for row in plan.rows] == ["a", "b"]
+
+
+def test_prose_is_still_refused():
+    with pytest.raises(ParseError):
+        parse("rows: 3\nExtra: none\nThat was all.\n")
+
+
+@pytest.mark.parametrize("number", ["10", "123456", "99999999999", "1" * 40, "9" * 5000])
+def test_a_large_row_number_is_read_quickly(number):
+    lines = _row(1, "a")
+    lines += [f"{'*' * 27} {number}. row {'*' * 27}", *_row(2, "b")[1:]]
+    plan = parse("\n".join(lines) + "\n")
+    assert [row["table"] for row in plan.rows] == ["a", "b"]
+    assert plan.truncated == (len(number) <= 12)
