@@ -145,3 +145,116 @@ def test_a_large_row_number_is_read_quickly(number):
     plan = parse("\n".join(lines) + "\n")
     assert [row["table"] for row in plan.rows] == ["a", "b"]
     assert plan.truncated == (len(number) <= 12)
+
+
+TREE = [
+    (0, "Sort: c.name  (cost=40.1 rows=100) (actual time=2.1..2.2 rows=100 loops=1)"),
+    (1, "Nested loop inner join  (cost=30.5 rows=100) (actual time=0.2..1.9 rows=100 loops=1)"),
+    (2, "Table scan on c  (cost=10.25 rows=100) (actual time=0.1..0.5 rows=100 loops=1)"),
+    (
+        2,
+        "Index lookup on o using idx_customer (customer_id=c.id)  (cost=0.25 rows=1) (actual time=0.01..0.01 rows=1 loops=100)",
+    ),
+]
+STEP_LABELS = {
+    "letters": ["A", "B", "C", "D"],
+    "digits": ["1", "2", "3", "4"],
+    "tens": ["10", "20", "30", "40"],
+    "dotted": ["1.", "2.", "3.", "4."],
+    "parenthesised": ["(a)", "(b)", "(c)", "(d)"],
+    "closing": ["a)", "b)", "c)", "d)"],
+    "bracketed": ["[1]", "[2]", "[3]", "[4]"],
+    "circled": ["\u2460", "\u2461", "\u2462", "\u2463"],
+}
+
+
+def _labelled_tree(labels: list[str | None], step: int = 4, wrap: bool = False, lead: str = "") -> str:
+    """The tree plan with `labels` written before its arrows (None: no label on that line), the
+    labels padded to one width; with `wrap`, each node's measured figures on a line of their own."""
+    width = max(len(label or "") for label in labels)
+    lines = []
+    for (depth, text), label in zip(TREE, labels, strict=True):
+        gutter = (label or "").ljust(width)
+        body = text
+        if wrap:
+            body, measured = text.split(" (actual", 1)
+            lines.append(f"{lead}{gutter} {' ' * (depth * step)}-> {body}")
+            lines.append(f"{lead}{' ' * (width + depth * step + 12)}(actual{measured}")
+        else:
+            lines.append(f"{lead}{gutter} {' ' * (depth * step)}-> {body}")
+    return "\n".join(lines) + "\n"
+
+
+def _shape(plan) -> list[tuple[str, int]]:
+    """Each node's kind with its depth."""
+    found: list[tuple[str, int]] = []
+    stack = [(node, 0) for node in reversed(plan.plan)]
+    while stack:
+        node, depth = stack.pop()
+        found.append((node["kind"], depth))
+        stack += [(child, depth + 1) for child in reversed(node["children"])]
+    return found
+
+
+@pytest.mark.parametrize("style", sorted(STEP_LABELS))
+@pytest.mark.parametrize("step", [2, 4, 6])
+@pytest.mark.parametrize("wrap", [False, True])
+@pytest.mark.parametrize("lead", ["", "  "])
+def test_step_labels_before_the_arrows_are_a_gutter(style, step, wrap, lead):
+    plan = parse(_labelled_tree(STEP_LABELS[style], step, wrap, lead))
+    assert plan.format == "tree"
+    assert not plan.truncated and not plan.uncertain, plan.notices
+    assert plan.tables == ["c", "o"]
+    assert _shape(plan) == _shape(parse(_labelled_tree([None] * 4, step, wrap)))
+    assert [depth for _, depth in _shape(plan)] == [0, 1, 2, 2]
+    # (Labels numbered one after another are taken off as line numbers.)
+    assert any("step labels" in notice or "line numbers" in notice for notice in plan.notices)
+
+
+def test_labels_on_some_arrows_only_keep_the_nesting():
+    plan = parse(_labelled_tree(["A", None, "B", None]))
+    assert [depth for _, depth in _shape(plan)] == [0, 1, 2, 2]
+    assert not plan.uncertain, plan.notices
+
+
+def test_a_tree_without_labels_is_read_as_before():
+    plan = parse(_labelled_tree([None] * 4))
+    assert not any("step labels" in notice for notice in plan.notices)
+    assert [depth for _, depth in _shape(plan)] == [0, 1, 2, 2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A -> B means that A depends on B.\nB -> C means that B depends on C.\n",
+        "I -> you: see the plan\nYou -> me: which plan?\nI -> you: never mind\n",
+        "1. -> open the file\n2. -> read the plan\n3. -> close it\n",
+        "Steps:\nA -> Table scan is slow here\nB -> Index lookup is fast\n",
+    ],
+)
+def test_prose_with_arrows_after_a_word_is_no_plan(text):
+    with pytest.raises(ParseError):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ["A", "A", "B", "B"],  # the same label twice: no gutter of steps
+    ],
+)
+def test_repeated_labels_are_not_taken_off(labels):
+    try:
+        plan = parse(_labelled_tree(labels))
+    except ParseError:
+        return
+    assert not any("step labels" in notice for notice in plan.notices)
+
+
+def test_labels_at_different_columns_are_not_taken_off():
+    text = "A -> Table scan on t  (cost=1.0 rows=10)\n    B -> Filter: (t.a > 1)  (cost=1.0 rows=3)\n"
+    try:
+        plan = parse(text)
+    except ParseError:
+        return
+    assert not any("step labels" in notice for notice in plan.notices)
