@@ -258,3 +258,80 @@ def test_labels_at_different_columns_are_not_taken_off():
     except ParseError:
         return
     assert not any("step labels" in notice for notice in plan.notices)
+
+
+VAR_EXPORT_ROWS = [
+    {"id": 1, "select_type": "SIMPLE", "table": "o", "type": "ref", "possible_keys": "idx_c", "key": "idx_c",
+     "key_len": "4", "ref": "const", "rows": 12, "Extra": "Using where"},
+    {"id": 1, "select_type": "SIMPLE", "table": "c", "type": "eq_ref", "possible_keys": "PRIMARY", "key": "PRIMARY",
+     "key_len": "4", "ref": "shop.o.c_id", "rows": 1, "Extra": None},
+]  # fmt: skip
+
+
+def _exported(value: object) -> str:
+    """A scalar as var_export prints it."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(value)
+    return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _var_export(rows: list[dict], container: str = "array", lead: str = "", quote_numbers: bool = False) -> str:
+    """`rows` as var_export prints them (each row an array, a `(object) array(` or a
+    `stdClass::__set_state(array(`), after `lead` (`Explain : `)."""
+    opening, closing = {
+        "array": ("array (", "),"),
+        "object": ("(object) array(", "),"),
+        "set_state": ("\\stdClass::__set_state(array(", ")),"),
+    }[container]
+    lines = [f"{lead}array ("]
+    for k, row in enumerate(rows):
+        lines += [f"  {k} => ", f"  {opening}"]
+        for key, cell in row.items():
+            shown = _exported(str(cell) if quote_numbers and isinstance(cell, int) else cell)
+            lines.append(f"    '{key}' => {shown},")
+        lines.append(f"  {closing}")
+    lines.append(")")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("container", ["array", "object", "set_state"])
+@pytest.mark.parametrize("lead", ["", "Explain : ", "$rows = "])
+@pytest.mark.parametrize("count", [1, 2])
+@pytest.mark.parametrize("quote_numbers", [False, True])
+def test_var_export_dumps_are_read(container, lead, count, quote_numbers):
+    text = "SQL : SELECT * FROM o JOIN c ON c.id = o.c_id\n" + _var_export(
+        VAR_EXPORT_ROWS[:count], container, lead, quote_numbers
+    )
+    plan = parse(text + "UsingTime : 1 ms\n")
+    assert not plan.truncated, plan.notices
+    assert [row["table"] for row in plan.rows] == ["o", "c"][:count]
+    assert [row["type"] for row in plan.rows] == ["ref", "eq_ref"][:count]
+    assert plan.rows[0]["rows"] == "12"
+    assert any("var_export" in notice for notice in plan.notices)
+
+
+def test_var_export_escapes_are_undone():
+    row = dict(VAR_EXPORT_ROWS[0], Extra="Using where; Using index condition", ref="it's\\here")
+    plan = parse(_var_export([row]))
+    assert plan.rows[0]["ref"] == "it's\\here"
+
+
+def test_a_var_export_dump_cut_short_is_truncated():
+    text = _var_export(VAR_EXPORT_ROWS)
+    lines = text.split("\n")
+    plan = parse("\n".join(lines[: lines.index("  1 => ") + 6]) + "\n")
+    assert plan.truncated
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$config = array (\n  'host' => 'localhost',\n  'port' => 3306,\n)\n",
+        "array (\n  'select_type' => 'SIMPLE',\n  'comment' => 'not a plan',\n)\n",
+    ],
+)
+def test_other_var_export_dumps_are_no_plan(text):
+    with pytest.raises(ParseError):
+        parse(text)
