@@ -335,3 +335,42 @@ def test_a_var_export_dump_cut_short_is_truncated():
 def test_other_var_export_dumps_are_no_plan(text):
     with pytest.raises(ParseError):
         parse(text)
+
+
+def _escaped_vertical(mark: str = "", rows: int = 1) -> str:
+    """`\\G` output of `rows` rows as one JSON string, its line breaks escaped, each line after `mark`."""
+    lines = [line for k in range(rows) for line in _row(k + 1, TABLES[k])]
+    return "\\n".join(mark + line for line in lines) + "\\n"
+
+
+@pytest.mark.parametrize("mark", ["", "# ", "#"])
+@pytest.mark.parametrize("rows", [1, 3])
+def test_a_vertical_plan_logged_as_a_json_string_is_read(mark, rows):
+    text = '{\n  "query": "SELECT * FROM a",\n  "explain": "' + _escaped_vertical(mark, rows) + '",\n  "ts": 1\n}\n'
+    plan = parse(text)
+    assert plan.format == "vertical"
+    assert not plan.truncated, plan.notices
+    assert [row["table"] for row in plan.rows] == TABLES[:rows]
+
+
+@pytest.mark.parametrize("breaks", [[1], [3], [2, 7], [1, 2, 3]])
+def test_a_logged_string_broken_by_real_line_breaks_is_followed(breaks):
+    pieces = _escaped_vertical(rows=1).split("\\n")
+    escaped = "".join(piece + ("\n" if k in breaks else "\\n") for k, piece in enumerate(pieces[:-1]))
+    text = '{\n  "sql": "select * from a",\n  "explain": "' + escaped.removesuffix("\\n") + '"\n}\n'
+    plan = parse(text)
+    assert not plan.truncated, plan.notices
+    assert [row["table"] for row in plan.rows] == ["a"]
+    assert plan.rows[0]["extra"] == "Using where"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"message": "# first note\\n# second note\\n# third note"}\n',
+        '{"message": "line one\\nline two\\nline three\n and more"}\n',
+    ],
+)
+def test_logged_strings_of_other_text_are_no_plan(text):
+    with pytest.raises(ParseError):
+        parse(text)
