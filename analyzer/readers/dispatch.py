@@ -394,7 +394,7 @@ def result_sets(
         line = lines[i]
         head = line.lstrip()[:1]
         result = None
-        end = i + 1
+        first, end = i, i + 1
         # (Of the lines starting with `|`, only a Jira header's `||` may open markup; of those starting
         # with `-`, only the border over a table's cells put one per line, `id |` first.)
         markup = head in ("<", "i") or (line.lstrip().startswith(("||", "-")) and _over_id_cell(lines, i))
@@ -413,9 +413,10 @@ def result_sets(
         elif (head in "+|" or " | " in line) and starts_table(lines, i):
             result, end = parse_table(lines, numbers, i, margins, wrapped)
         elif ("*****" in line and _starts_vertical(line)) or (":" in line and _starts_labelled(lines, i)):
-            from analyzer.readers.tables.vertical import parse_vertical
+            from analyzer.readers.tables.vertical import parse_vertical, tail_start
 
-            result, end = parse_vertical(lines, numbers, i, terminal_width)
+            first = tail_start(lines, i, found[-1].end if found else 0)
+            result, end = parse_vertical(lines, numbers, i, terminal_width, first)
         elif _starts_tsv(line):
             from analyzer.readers.tables.tsv import parse_tsv
 
@@ -425,7 +426,7 @@ def result_sets(
 
             result, end = parse_csv(lines, numbers, i)
         if result is not None:
-            result.start, result.end = i, end
+            result.start, result.end = first, end
             found.append(result)
     return found
 

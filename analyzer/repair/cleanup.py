@@ -39,6 +39,7 @@ from analyzer.repair.diff import take_diff
 from analyzer.repair.interleaved import drop_noise
 from analyzer.repair.labels import starts_run
 from analyzer.repair.scan import blank_count, line_indexes, pattern, starting_lines
+from analyzer.repair.step_labels import strip_step_labels
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, screen_width, width
 from analyzer.structs import dataclass, field
 from analyzer.wording import describe_lines, plural
@@ -181,6 +182,8 @@ def clean(text: str) -> Cleaned:
     lines, numbers, margins = take_diff(lines, numbers, margins, notices, taken)
     lines, more = strip_decorations(lines, notices)
     margins = _added(margins, more)
+    if "->" in text:
+        lines = strip_step_labels(lines, numbers, notices)
     # Quoted or numbered lines hid the empty ones from the first look.
     again = None if undone is not None else _undouble(lines, notices)
     if again is not None:

@@ -50,7 +50,11 @@ _BACKSLASH_RE = lazy_regex(r"\\(.)")
 _BACKSLASH_CHARS = {"n": "\n", "t": "\t", "r": ""}
 # Table, vertical or batch output, once the escapes are gone.
 # The blanks of one line only: `\s*` would run on over every empty line after each line start.
-_ESCAPED_OUTPUT_RE = lazy_regex(r"(?m)^[^\S\n]*(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
+_ESCAPED_OUTPUT_RE = lazy_regex(r"(?m)^[^\S\n]*(?:#[^\S\n]*)?(?:\+-{3}|\| ?id\b|\*{10}|id\tselect_type)")
+# The comment marker a report puts before every line of the output it quotes (pt-query-digest's `# `).
+_QUOTED_MARK_RE = lazy_regex(r"(?m)^# ?")
+# The most lines a logged string broken by real line breaks is followed over.
+_BROKEN_STRING_LINES = 8
 _ENTITY_RE = lazy_regex(r"&(?:lt|gt|amp|quot|apos|nbsp|#0*39|#x0*27|#0*160|#x0*a0|#0*124|#x0*7c);", re.IGNORECASE)
 
 # Tags that only wrap an escaped paste (a `<pre>` block) and do not make it raw HTML.
@@ -259,28 +263,70 @@ def unescape_newlines(text: str, notices: list[str]) -> str:
     if "\\n" not in text:
         return text
     lines = text.split("\n")
-    changed = 0
-    for i, line in enumerate(lines):
+    out: list[str] = []
+    changed = marked = 0
+    i = 0
+    while i < len(lines):
+        line, taken = _logged_line(lines, i)
+        i += taken
         if line.count("\\n") < 2:
+            out += lines[i - taken : i]
             continue
         span = _escaped_string(line)
         if span:
             try:
                 inner = json.loads(line[span[0] : span[1]])
             except ValueError:
+                out += lines[i - taken : i]
                 continue
             before, after = line[: span[0]], line[span[1] :]
         else:
             inner = _BACKSLASH_RE.sub(lambda m: _BACKSLASH_CHARS.get(m.group(1), m.group(1)), line)
             before = after = ""
         if not _ESCAPED_OUTPUT_RE.search(inner):
+            out += lines[i - taken : i]
             continue
-        lines[i] = "\n".join(part for part in (before, inner, after) if part.strip())
+        if all(row.startswith("#") for row in inner.split("\n") if row.strip()):
+            inner = _QUOTED_MARK_RE.sub("", inner)
+            marked += 1
+        out.append("\n".join(part for part in (before, inner, after) if part.strip()))
         changed += 1
     if not changed:
         return text
     notices.append(f"Unescaped the line breaks (\\n) of output logged as {plural(changed, 'string')}.")
-    return "\n".join(lines)
+    if marked:
+        notices.append(f"Removed the '#' a report put before every line of {plural(marked, 'logged string')}.")
+    return "\n".join(out)
+
+
+def _logged_line(lines: list[str], i: int) -> tuple[str, int]:
+    """`lines[i]`, or where a string holding `\\n` escapes goes on past its end (a real line
+    break inside it, which a display or an editor added), that line joined with the next ones
+    through the string's end, the real breaks written as escapes; and how many lines it took."""
+    line = lines[i]
+    if "\\n" not in line or _escaped_string(line) is not None or not _ends_inside_string(line):
+        return line, 1
+    joined = line
+    for k in range(i + 1, min(len(lines), i + _BROKEN_STRING_LINES)):
+        joined += "\\n" + lines[k]
+        if _ends_inside_string(lines[k]):
+            return joined, k - i + 1  # an odd count of quotes on the line: one closes the string
+    return line, 1
+
+
+def _ends_inside_string(line: str) -> bool:
+    """Whether `line` ends inside a double-quoted string (an odd count of unescaped quotes)."""
+    inside = False
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == '"':
+            inside = not inside
+        i += 1
+    return inside
 
 
 def _escaped_string(line: str) -> tuple[int, int] | None:

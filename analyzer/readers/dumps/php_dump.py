@@ -1,5 +1,5 @@
-"""PHP dumps of EXPLAIN rows: `print_r`, `var_dump` (plain, and Xdebug's CLI and text layouts)
-and Symfony VarDumper (`dump()`, `dd()`, Laravel tinker and PsySH).
+"""PHP dumps of EXPLAIN rows: `print_r`, `var_dump` (plain, and Xdebug's CLI and text layouts),
+`var_export` and Symfony VarDumper (`dump()`, `dd()`, Laravel tinker and PsySH).
 
 A dump is read line by line into nested containers (`_Node`); a container whose `key => value`
 lines have the keys of an EXPLAIN row is a record, and the records in one container are the rows.
@@ -80,6 +80,15 @@ _XDEBUG_OPEN_RE = lazy_regex(r"^(?:array \(size=(\d{1,9})\)|object\([^)\n]{1,200
 _XDEBUG_VALUE_RE = lazy_regex(
     r"^(?:string '(.*)'(\.\.\.)? \(length=(\d{1,9})\)|int (-?\d{1,19})|float (\S{1,40})|boolean (true|false)|(null))$"
 )
+# var_export: `'key' => 'value',` (also `0 => ` with an `array (` on the next line), `array (`
+# (after what a log or code put before it: `Explain : `, `$rows = `), `(object) array(`,
+# `\\Name::__set_state(array(`, closed by `),` (`))` for an object).
+_VAR_EXPORT_PAIR_RE = lazy_regex(r"^\s*(?:'" + _STRING + r"'|(-?\d{1,19})) =>(?: (.*))?$")
+_VAR_EXPORT_OPEN_RE = lazy_regex(
+    r"^(?:[$\w ]{1,80}[:=] ?)?(?:\(object\) ?array ?\(|\\?[\w\\]{1,200}::__set_state\(array\(|array \()$"
+)
+_VAR_EXPORT_CLOSE_RE = lazy_regex(r"^\)\)?[,;]?$")
+_VAR_EXPORT_STRING_RE = lazy_regex(r"^'((?:[^'\\]|\\.)*)'$")
 # Symfony VarDumper and PsySH: `+"key": value,`, `"key" => value`, `0 => {#12`, `#items: array:1 [`.
 _VARDUMPER_PAIR_RE = lazy_regex(
     r"^\s*(?:[+#-]?\"" + _STRING + r"\":|\"" + _STRING + r"\" =>|(-?\d{1,19}) =>|[+#-]?([A-Za-z_]\w{0,80}):)"
@@ -96,6 +105,7 @@ _MAX_DEPTH = 32  # containers nested in a dump of rows
 _DIALECT_RE = lazy_regex(
     r"(?P<print_r>\[select_type\] =>)"
     r"|(?P<var_dump>\[\"select_type\"\] ?=>\s*$|'select_type' =>\s*$|\$select_type =>\s*$)"
+    r"|(?P<var_export>'select_type' => ')"
     r"|(?P<xdebug>'select_type' => \S)"
     r"|(?P<vardumper>[+#-]\"select_type\":|\"select_type\" =>)"
 )
@@ -191,6 +201,37 @@ def _xdebug_line(line: str) -> _Line | None:
     return _Line("pair", key, scalar) if pair else _Line("value", value=scalar)
 
 
+def _var_export_line(line: str) -> _Line | None:
+    """A line of var_export output."""
+    text = line.strip()
+    if _VAR_EXPORT_CLOSE_RE.match(text):
+        return _Line("close")
+    if _VAR_EXPORT_OPEN_RE.match(text):
+        return _Line("open")
+    pair = _VAR_EXPORT_PAIR_RE.match(line)
+    if pair is None:
+        return None
+    key = _key(pair.group(1), pair.group(2))
+    rest = (pair.group(3) or "").strip().removesuffix(",")
+    if _VAR_EXPORT_OPEN_RE.match(rest):
+        return _Line("open", key)
+    if not rest:
+        return _Line("key", key)
+    return _var_export_pair(key, rest)
+
+
+def _var_export_pair(key: str, text: str) -> _Line | None:
+    """The pair of `key` and the var_export scalar `text`: `'text'` (`\\'` and `\\\\` escaped),
+    a number, NULL, true or false; None for anything else."""
+    if quoted := _VAR_EXPORT_STRING_RE.match(text):
+        return _Line("pair", key, quoted.group(1).replace("\\\\", "\0").replace("\\'", "'").replace("\0", "\\"))
+    if text in ("NULL", "true", "false"):
+        return _Line("pair", key, None if text == "NULL" else text == "true")
+    if _NUMBER_RE.match(text):
+        return _Line("pair", key, int(text))
+    return _Line("pair", key, _float(text)) if _FLOAT_RE.match(text) else None
+
+
 def _vardumper_line(line: str) -> _Line | None:
     """A line of Symfony VarDumper or PsySH output."""
     text = line.strip().removesuffix(",")
@@ -242,6 +283,7 @@ class _Dialect(NamedTuple):
 _DIALECTS = {
     "print_r": _Dialect(_print_r_line, "a PHP print_r dump", empty_is_null=True, bare=True),
     "var_dump": _Dialect(_var_dump_line, "a PHP var_dump", empty_is_null=False, bare=False),
+    "var_export": _Dialect(_var_export_line, "a PHP var_export dump", empty_is_null=False, bare=False),
     "xdebug": _Dialect(_xdebug_line, "a PHP var_dump in Xdebug's layout", empty_is_null=False, bare=False),
     "vardumper": _Dialect(_vardumper_line, "a PHP VarDumper or PsySH dump", empty_is_null=False, bare=False),
 }

@@ -17,10 +17,10 @@ import re
 
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
-from analyzer.model import Row
+from analyzer.model import EXPLAIN_COLUMN_ORDER, Row
 from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, WARNING_COLUMNS, ResultSet, value
 from analyzer.readers.shapes.cell_shapes import ends_inside_name, known_extra, may_go_on, stops_inside
-from analyzer.repair.labels import starts_run
+from analyzer.repair.labels import label, starts_run
 from analyzer.repair.textwidth import USUAL_TERMINAL_WIDTHS, expand_tabs, screen_width, width
 from analyzer.repair.unwrap.fields import unwrap_value
 from analyzer.structs import dataclass, field
@@ -33,6 +33,7 @@ ROW_RE = lazy_regex(r"(\*{5,}) *(\d+)(?:\.(?: (?:row|ro|r)?)?)? *(\**)\s*$")
 _BARE_ROW_RE = lazy_regex(r" *()(\d+)\. ?[Rr][Oo][Ww] *(\*{5,})\s*$")
 ROW_MARK = "*** N. row ***"
 _CLIENT_STARS = 27  # the stars the client prints on each side of `N. row`
+_LONGEST_NUMBER = 12  # digits of the longest row number told apart from others (no result set has more rows)
 # No terminal or mail client wraps lines narrower than this.
 _NARROWEST_WRAP = 40
 # A field line: its indentation (with the `- ` of a YAML or Markdown list item), name and value.
@@ -91,22 +92,29 @@ class _Records:
     wrapped_markers: int = 0
     colon: int | None = None  # where the fields of the current record have their colon
     last_number: str | None = None  # the number of the last row marker
+    marks: list[tuple[int, int, int]] = field(default_factory=list)  # each marker's record index, row number, line
     skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
 
 
 def parse_vertical(
-    lines: list[str], numbers: list[int], start: int, terminal_width: int | None = None
+    lines: list[str], numbers: list[int], start: int, terminal_width: int | None = None, tail: int | None = None
 ) -> tuple[ResultSet | None, int]:
     """Read consecutive `\\G` records from `lines[start]`; a `1. row` after the first starts a new result set.
 
     `terminal_width` is the width a terminal wrapped the paste at, when the cleanup saw it.
+    `tail` is the index of the first field before the row marker on `lines[start]` that ends an
+    earlier row (`tail_start`): those fields are read as a row of their own.
     """
     scan = _Records(lines, numbers)
+    for k in range(start if tail is None else tail, start):
+        if lines[k].strip():
+            _read_field(scan, k, expand_tabs(lines[k]) if "\t" in lines[k] else lines[k])
     end = _read_records(scan, start)
     if not scan.records or not any(scan.records):
         return None, max(end, start + 1)
     joined, cut_rows = _join_values(scan, terminal_width)
-    columns, rows, missing = _table(scan.records)
+    in_row = _starts_in_row(scan)
+    columns, rows, missing = _table(scan.records, 1 if in_row else 0)
     result = ResultSet(
         "vertical", columns, rows, numbers[start], notices=scan.notices, affected_rows=sorted({*cut_rows, *missing})
     )
@@ -117,9 +125,83 @@ def parse_vertical(
             f"The paste stops inside a '{ROW_MARK}' line (line {scan.cut_marker}): it was truncated and at least "
             "one more row is missing."
         )
+    _report_gaps(scan, result, in_row)
     _report_repairs(scan, joined)
     _report_cuts(scan, result, cut_rows, missing)
     return result, end
+
+
+def tail_start(lines: list[str], i: int, floor: int) -> int:
+    """Index of the first of the fields before the row marker on `lines[i]` that end an earlier
+    row the paste starts inside (`rows: 3`, `Extra:`): EXPLAIN's columns after `id`, in their
+    order, blank lines between them allowed, none before `lines[floor]`; `i` when there are
+    none, when an `id` comes before them (a row's start), or when the marker is the first row's
+    (then what comes before is not one of its rows)."""
+    marker = row_marker(lines[i])
+    if marker is None or marker.group(2) == "1":
+        return i
+    start, after = i, len(EXPLAIN_COLUMN_ORDER)
+    for k in range(i - 1, floor - 1, -1):
+        check_deadline()
+        if not lines[k].strip():
+            continue
+        name = label(lines[k])
+        if name == "id":
+            return i  # the start of a row, not the end of one
+        if name is None or EXPLAIN_COLUMN_ORDER.index(name) >= after:
+            break
+        start, after = k, EXPLAIN_COLUMN_ORDER.index(name)
+    return start
+
+
+def _starts_in_row(scan: _Records) -> bool:
+    """Whether the records start with the end of a row: fields without an `id` before the first
+    row marker."""
+    return bool(scan.marks) and scan.marks[0][0] == 1 and all(item.name.lower() != "id" for item in scan.records[0])
+
+
+def _report_gaps(scan: _Records, result: ResultSet, in_row: bool) -> None:
+    """Truncated where the row numbers show rows missing. The client numbers the rows of a result
+    set from 1, one after another: a first marker above the rows read before it, or a number
+    that skips, means rows were not pasted. A number seen before is a row shown again, not a
+    gap. With `in_row`, the fields before the first marker are the end of the row before it."""
+    if not scan.marks:
+        return
+    seen = scan.marks[0][1] - 1 if in_row else scan.marks[0][0]
+    missing = [(1, seen - 1)] if in_row and seen > 1 else []  # runs of missing row numbers
+    after: list[int] = []  # the lines of the markers that skip numbers
+    for _, number, line in scan.marks:
+        if number > seen + 1:
+            missing.append((seen + 1, number - 1))
+            after.append(line)
+        seen = max(seen, number)
+    several = sum(last - first for first, last in missing) > 0 or len(missing) > 1
+    if in_row:
+        result.truncated = True
+        fields = [item.line for item in scan.records[0]]
+        scan.unmarked = [n for n in scan.unmarked if n != fields[0]]
+        before = f", and {_row_numbers(missing)} before it {'are' if several else 'is'} missing" if missing else ""
+        scan.notices.append(
+            f"The paste starts inside a row of the vertical output: {describe_lines(fields)} hold only the last "
+            f"fields of row {scan.marks[0][1] - 1}{before}."
+        )
+    elif missing:
+        result.truncated = True
+        scan.notices.append(
+            f"The vertical output lacks {_row_numbers(missing)}: the client numbers the rows from 1, one after "
+            f"another, and the '{ROW_MARK}' {'lines skip' if len(after) > 1 else 'line skips'} "
+            f"{'them' if several else 'it'} ({describe_lines(after)})."
+        )
+
+
+def _row_numbers(runs: list[tuple[int, int]]) -> str:
+    """`row 2`, `rows 1 and 2`, `rows 1 to 5 and 9`: the runs of row numbers (first, last), those
+    of three or more as ranges."""
+    parts: list[str] = []
+    for first, last in runs:
+        parts += [f"{first} to {last}"] if last - first > 1 else [str(n) for n in range(first, last + 1)]
+    said = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return f"{'row' if len(parts) == 1 and runs[0][0] == runs[0][1] else 'rows'} {said}"
 
 
 def _read_records(scan: _Records, j: int) -> int:
@@ -162,6 +244,8 @@ def _read_marker(scan: _Records, j: int, line: str, marker: re.Match[str]) -> in
         return None
     scan.last_number = marker.group(2)
     _start_record(scan, j)
+    if len(marker.group(2)) <= _LONGEST_NUMBER:
+        scan.marks.append((len(scan.records) - 1, int(marker.group(2)), scan.numbers[j]))
     marker_width = screen_width(line)
     scan.widths[marker_width] = scan.widths.get(marker_width, 0) + 1
     j += 1
@@ -353,11 +437,12 @@ def _may_go_on(item: _Field, record: list[_Field]) -> bool:
     return bool(keys - {"NULL", ""} - set(item.text.split(",")))
 
 
-def _table(records: list[list[_Field]]) -> tuple[list[str], list[Row], list[int]]:
-    """The columns (each name once, in order of appearance) and rows of the records, and the
-    indexes of the records that lack some of the columns."""
+def _table(records: list[list[_Field]], tail: int) -> tuple[list[str], list[Row], list[int]]:
+    """The columns (each name once, in order of appearance after the first `tail` records, which
+    hold the end of a row) and rows of the records, and the indexes of the records that lack
+    some of the columns."""
     columns: list[str] = []
-    for record in records:
+    for record in records[tail:] + records[:tail]:
         for item in record:
             if item.name.lower() not in columns:
                 columns.append(item.name.lower())
