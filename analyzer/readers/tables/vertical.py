@@ -390,8 +390,9 @@ def _values_cut(records: list[list[_Field]], ends: list[tuple[int, _Field, int]]
     visibly stops inside something or after a space (`_stops_visibly`); a list of index names
     ends there with the start of a name its row prints in full; or, at a usual terminal width,
     several values end there and one may go on (an Extra item a longer one starts with,
-    possible_keys without the row's key). Whole values may end at any width, several of them
-    too: only a usual one makes the last of these a sign."""
+    possible_keys without the row's key), or one ends there in an Extra item that ends with a name
+    (`Using secondary engine RAPID`). Whole values may end at any width, several of them too: only a
+    usual one makes the last two of these a sign."""
     at = [(index, item) for index, item, last_width in ends if last_width == widest]
     if any(_stops_visibly(item, last_width, widest) for _, item, last_width in ends):
         return "a value stops there inside an Extra item, a parenthesis or between two words"
@@ -406,7 +407,20 @@ def _values_cut(records: list[list[_Field]], ends: list[tuple[int, _Field, int]]
         and any(_may_go_on(item, records[index]) for index, item in at)
     ):
         return "several values end there, a usual terminal width, and one may go on"
+    if widest in USUAL_TERMINAL_WIDTHS and any(_open_ended(item) for _, item in at):
+        return "an Extra item whose name runs on to the end of the item ends there, a usual terminal width"
     return None
+
+
+# The Extra items that end with a name of any length (an engine, a condition, a function).
+_OPEN_ENDED = ("using secondary engine ", "using pushed condition ", "table function: ", "ft_hints: ")
+
+
+def _open_ended(item: _Field) -> bool:
+    """Whether the last Extra item of a value ends with a name of any length, which a cut at the
+    end of the line would leave looking whole."""
+    last = item.text.rsplit(";", 1)[-1].strip().casefold()
+    return item.name.lower() == "extra" and last.startswith(_OPEN_ENDED)
 
 
 def _stops_visibly(item: _Field, last_width: int, widest: int) -> bool:

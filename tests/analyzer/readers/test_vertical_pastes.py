@@ -435,3 +435,32 @@ def test_rows_as_list_items(bullet):
 def test_every_field_a_bullet():
     plan = parse("\n".join("- " + line for row in ROWS[:2] for line in _fields(row, "left")) + "\n")
     assert plan.rows == _read(ROWS[:2])
+
+
+# -- an Extra item ending with a name, cut at a usual width -------------------------------------
+
+
+def _engine_row(extra: str) -> str:
+    fields = [("id", "1"), ("select_type", "SIMPLE"), ("table", "orders"), ("type", "ALL")]
+    fields += [("possible_keys", "NULL"), ("key", "NULL"), ("key_len", "NULL"), ("ref", "NULL")]
+    fields += [("rows", "1488248"), ("Extra", extra)]
+    return "*************************** 1. row ***************************\n" + "".join(
+        f"{name:>13}: {value}\n" for name, value in fields
+    )
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+@pytest.mark.parametrize("head", ["Using where; Using secondary engine ", "Using pushed condition "])
+def test_an_open_ended_extra_item_ending_at_a_usual_width_is_flagged(width, head):
+    extra = head + "x" * (width - 15 - len(head))
+    text = _engine_row(extra)
+    assert max(len(line) for line in text.splitlines()) == width
+    assert parse(text).truncated
+
+
+@pytest.mark.parametrize("width", [79, 83, 101])
+def test_an_open_ended_extra_item_ending_elsewhere_is_whole(width):
+    extra = "Using where; Using secondary engine " + "x" * (width - 15 - 36)
+    plan = parse(_engine_row(extra))
+    assert not plan.truncated, plan.notices
+    assert plan.rows[0]["extra"] == extra
