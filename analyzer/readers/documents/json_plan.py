@@ -15,8 +15,8 @@ annotator can read it like any other result:
 - version 1 / MariaDB: `id, select_type, table, type, possible_keys, key, key_len, ref, rows,
   filtered, extra`, plus `r_rows` and `r_filtered` (after `rows` and `filtered`, as MariaDB's
   tabular ANALYZE) when the document has ANALYZE figures. Values are strings (161 -> "161",
-  1.5 -> "1.5") or None; rows come in tabular order (a select's tables, then its nested selects;
-  a UNION RESULT after its members), and `extra` holds the tabular Extra items the document's
+  1.5 -> "1.5") or None; rows come in tabular order (a select's tables, then its nested selects
+  in the order the server prints them; a UNION RESULT after its members), and `extra` holds the tabular Extra items the document's
   flags stand for. Checked against MariaDB 10.11's own tabular output for the same statements.
 - version 2: the columns of the TREE reader (`analyzer.readers.documents.tree_plan.flatten_nodes`), since its
   nodes carry the same operations.
@@ -748,6 +748,10 @@ class _Block:
     depth: int
     # Set for the result row of a UNION/INTERSECT/EXCEPT, which follows the rows of its members.
     result_row: dict[str, Any] | None = None
+    # How MariaDB orders it among the blocks nested in the same select (`_mariadb_order`): None
+    # for a block MariaDB's containers do not hold, else "nest" for a semi-join materialization
+    # nest, "unit" for a subquery, a derived table or a materialized non-merged subquery.
+    mariadb: str | None = None
 
 
 @dataclass
@@ -802,7 +806,7 @@ class _Flattener:
             self.rows[first_row]["_extra"].extend(select.extras)
         for row in self.rows[first_row:]:
             row["extra"] = _join_extra(row.pop("_extra"))
-        for child in select.nested:
+        for child in _mariadb_order(select.nested):
             self._block(child)
 
     def _walk(self, node: Any, select: _Select, inherited: list[str], in_join: bool, depth: int) -> None:
@@ -871,7 +875,8 @@ class _Flattener:
                 continue
             container, query_block = found
             select_type = _nested_select_type(container, key, query_block, holder, entry)
-            select.nested.append(_Block(query_block, select_type, select.depth + 1))
+            kind = _mariadb_kind(key, holder, container, entry)
+            select.nested.append(_Block(query_block, select_type, select.depth + 1, mariadb=kind))
 
     def _set_operation(self, result: dict[str, Any], key: str, select: _Select) -> None:
         """A UNION/INTERSECT/EXCEPT: its members are nested selects, then its result row."""
@@ -902,6 +907,52 @@ class _Flattener:
         row = _table_row(node, select_id, select_type, inherited)
         row["_source"] = node  # the model links its nodes to rows through it
         return row
+
+
+def _mariadb_kind(key: str, holder: dict[str, Any], container: dict[str, Any], entry: Any) -> str | None:
+    """How MariaDB orders the block nested in `entry` under `key` (see `_Block.mariadb`): a
+    `<subqueryN>` table whose `materialized` member holds the query block itself is a semi-join
+    nest (a non-merged subquery puts a `materialization` member in between); `materialized` and
+    `subqueries` hold units. None for MySQL's containers."""
+    if key == "subqueries":
+        return "unit"
+    if key != "materialized":
+        return None
+    nest = container is entry and str(holder.get("table_name", "")).startswith("<subquery")
+    return "nest" if nest else "unit"
+
+
+def _mariadb_order(blocks: list[_Block]) -> list[_Block]:
+    """The blocks nested in one select in the order MariaDB's tabular EXPLAIN prints them, when
+    MariaDB's containers hold them all: its semi-join materialization nests in join order, then its
+    units by decreasing select id (the server keeps a select's units newest first, so the last one
+    written comes first). Any other list, or units without a select id, stay in document order."""
+    if not blocks or any(block.mariadb is None for block in blocks):
+        return blocks
+    units = [block for block in blocks if block.mariadb == "unit"]
+    ids = [_first_select_id(block.node) for block in units]
+    if None in ids:
+        return blocks
+    nests = [block for block in blocks if block.mariadb == "nest"]
+    order = sorted(range(len(units)), key=lambda index: -(ids[index] or 0))
+    return nests + [units[index] for index in order]
+
+
+def _first_select_id(query_block: Any) -> int | None:
+    """The select id of a query block, or of the first member of the set operation it holds."""
+    for _ in range(MAX_DEPTH):
+        if not isinstance(query_block, dict):
+            return None
+        select_id = query_block.get("select_id")
+        if isinstance(select_id, int) and not isinstance(select_id, bool):
+            return select_id
+        operation = next((query_block[key] for key in _SET_OPERATIONS if isinstance(query_block.get(key), dict)), None)
+        members = operation.get("query_specifications") if operation is not None else None
+        if not isinstance(members, list) or not members:
+            return None
+        found = _find_query_block(members[0])
+        query_block = found[1] if found is not None else None
+    return None
 
 
 def _member_select_type(key: str, container: dict[str, Any], query_block: Any) -> str:
