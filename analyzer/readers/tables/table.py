@@ -97,6 +97,7 @@ class _Table:
     collapsed: bool = False  # the header does not line up with the border either: spaces were collapsed
     loose: int = 0  # lines split at their `|` signs instead of the border's columns
     overflows: list[int] = field(default_factory=list)  # numbers of the rows whose last cell runs past the border
+    shifted: list[int] = field(default_factory=list)  # numbers of the rows a cell wider than its column pushed right
     skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
     rules: int = 0  # borders printed between rows (a border after every row)
 
@@ -358,6 +359,36 @@ def _overflowing(text: str, frame: Frame) -> list[str] | None:
     ]
 
 
+def _shifted(text: str, frame: Frame) -> list[str] | None:
+    """The cells of a row in which one cell is wider than its column and pushes every `|` after
+    it right by one amount (MySQL 5's client printed a UNION RESULT row's NULL id so, wider than
+    a 2-character id column): its `|` signs with a space beside them are exactly as many as the
+    border's `+` signs, those before the wide cell at the border's columns and all those after it
+    shifted by the same amount, and the wide cell holds its value with one space on each side.
+    None otherwise."""
+    total, seps = frame.total, frame.seps
+    s = text.rstrip()
+    if total is None or frame.left_open or frame.right_open or not s.endswith("|") or width(s) <= total:
+        return None
+    columns = Columns(s)
+    bars = [
+        columns.column(index)
+        for index, char in enumerate(s)
+        if char == "|" and (s[index - 1 : index] in (" ", "") or s[index + 1 : index + 2] in (" ", ""))
+    ]
+    if len(bars) != len(seps) or bars[0] != seps[0]:
+        return None
+    wide = next(k for k, (bar, sep) in enumerate(zip(bars, seps, strict=True)) if bar != sep)
+    shift = bars[wide] - seps[wide]
+    if shift <= 0 or any(bar - sep != shift for bar, sep in zip(bars[wide:], seps[wide:], strict=True)):
+        return None
+    cells = [s[columns.index(a) + 1 : columns.index(b)] for a, b in itertools.pairwise(bars)]
+    padded = cells[wide - 1]
+    if padded[:1] != " " or padded[-1:] != " " or padded[1:2] == " " or padded[-2:-1] == " ":
+        return None
+    return [cell.strip() for cell in cells]
+
+
 def _glued_border_end(line: str, frame: Frame, indent: int) -> int | None:
     """Where a border that other text was glued to (its line break lost) ends in `line`: its run of
     `+` and `-` from the table's indentation is exactly the table's width, with every `+` at a
@@ -421,6 +452,11 @@ def _result(table: _Table, frame: Frame, physical: list[tuple[str, int]]) -> Res
         result.notices.append(
             f"The last cell on {describe_lines(table.overflows)} runs past the table's right border (edited by "
             "hand?); read it up to the row's closing '|'."
+        )
+    if table.shifted:
+        result.notices.append(
+            f"Read {describe_lines(table.shifted)} at {'its' if len(table.shifted) == 1 else 'their'} '|' signs: "
+            "a cell wider than its column pushed the '|' signs after it to the right."
         )
     if table.top and table.borders < 3 and frame.total is not None:
         _truncated(
@@ -488,6 +524,9 @@ def _read_rows(
         if not ok and (overflowing := _overflowing(text, frame)) is not None:
             cells, ok = overflowing, True
             table.overflows.append(table.numbers[at])
+        if not ok and (shifted := _shifted(text, frame)) is not None:
+            cells, ok = shifted, True
+            table.shifted.append(table.numbers[at])
         if not ok:
             result.affected_rows.append(len(result.rows))
             damaged_lines.append(table.numbers[at])

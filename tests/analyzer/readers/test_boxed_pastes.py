@@ -1,0 +1,102 @@
+"""Boxed tables as clients and authors printed them: a cell wider than its column that pushes the
+`|` signs after it right (MySQL 5's client and a UNION RESULT row's NULL id), read at the row's
+`|` signs with a notice, and damage that only looks like it flagged or refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.model import ParseError
+from analyzer.pipeline import parse
+
+COLUMNS = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"]
+ROWS = [
+    ["1", "PRIMARY", "a", "ALL", "NULL", "NULL", "NULL", "NULL", "10", ""],
+    ["2", "UNION", "b", "ALL", "NULL", "NULL", "NULL", "NULL", "20", ""],
+    ["NULL", "UNION RESULT", "<union1,2>", "ALL", "NULL", "NULL", "NULL", "NULL", "NULL", "Using temporary"],
+]
+
+
+def box(columns, rows, widths=None, indent=0, trailing=""):
+    """A `mysql -t` table whose columns are `widths` wide (by default as wide as their names and
+    values); a cell wider than its column is printed whole, pushing the rest of its row right."""
+    widths = widths or [max(len(str(c)) for c in col) for col in zip(columns, *rows, strict=True)]
+    pad = " " * indent
+    border = pad + "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(cells, end=""):
+        return pad + "|" + "|".join(f" {cell:<{w}} " for cell, w in zip(cells, widths, strict=True)) + "|" + end
+
+    return "\n".join([border, line(columns), border, *(line(r, trailing) for r in rows), border])
+
+
+def narrow(widths_of, column, width):
+    widths = [max(len(c) for c in col) for col in zip(COLUMNS, *widths_of, strict=True)]
+    widths[column] = width
+    return widths
+
+
+@pytest.mark.parametrize("indent", [0, 2, 4])
+@pytest.mark.parametrize("trailing", ["", " "])
+def test_null_id_wider_than_the_id_column_is_read(indent, trailing):
+    text = box(COLUMNS, ROWS, narrow(ROWS, 0, 2), indent, trailing)
+    assert "| NULL | UNION RESULT |" in text
+    plan = parse(text)
+    assert not plan.truncated and not plan.uncertain
+    assert [r["table"] for r in plan.rows] == ["a", "b", "<union1,2>"]
+    assert plan.rows[2]["id"] is None
+    assert plan.rows[2]["extra"] == "Using temporary"
+    assert any("Read line 6 at its '|' signs" in n for n in plan.notices)
+
+
+def test_several_shifted_rows_are_named():
+    rows = [
+        ["1", "PRIMARY", "<derived2>", "system", "NULL", "NULL", "NULL", "NULL", "1", ""],
+        ["2", "DERIVED", "a", "ALL", "NULL", "NULL", "NULL", "NULL", "10", ""],
+        ["3", "UNION", "b", "ALL", "NULL", "NULL", "NULL", "NULL", "20", ""],
+        ["NULL", "UNION RESULT", "<union2,3>", "ALL", "NULL", "NULL", "NULL", "NULL", "NULL", ""],
+        ["4", "UNION", "c", "ALL", "NULL", "NULL", "NULL", "NULL", "5", ""],
+        ["NULL", "UNION RESULT", "<union1,4>", "ALL", "NULL", "NULL", "NULL", "NULL", "NULL", ""],
+    ]
+    plan = parse(box(COLUMNS, rows, narrow(rows, 0, 2)))
+    assert not plan.truncated
+    assert [r["table"] for r in plan.rows] == ["<derived2>", "a", "b", "<union2,3>", "c", "<union1,4>"]
+    assert any("Read lines 7 and 9 at their '|' signs" in n for n in plan.notices)
+
+
+def test_a_wide_cell_in_the_middle_shifts_the_rest():
+    rows = [r[:] for r in ROWS]
+    rows[0][4] = "PRIMARY,idx_created_at"
+    plan = parse(box(COLUMNS, rows, narrow(rows, 4, 13)))
+    assert not plan.truncated and not plan.uncertain
+    assert plan.rows[0]["possible_keys"] == "PRIMARY,idx_created_at"
+    assert plan.rows[0]["rows"] == "10"
+
+
+def test_a_shift_that_is_not_constant_is_flagged():
+    rows = [r[:] for r in ROWS]
+    rows[2][2] = "<union1,2,3,4,5>"  # a second wide cell on the same row: two shifts
+    widths = narrow(rows, 0, 2)
+    widths[2] = 10
+    plan = parse(box(COLUMNS, rows, widths))
+    assert plan.truncated
+    assert not any("at its '|' signs" in n for n in plan.notices)
+
+
+def test_a_row_with_an_extra_bar_is_flagged():
+    text = box(COLUMNS, ROWS, narrow(ROWS, 0, 2)).replace("| Using temporary |", "| Using | temporary |")
+    plan = parse(text)
+    assert plan.truncated
+
+
+def test_a_wide_cell_with_extra_padding_is_flagged():
+    # The bars are shifted by one amount but the wide cell holds more than its value and two spaces.
+    text = box(COLUMNS, ROWS, narrow(ROWS, 0, 2)).replace("| NULL | UNION", "|  NULL  | UNION")
+    plan = parse(text)
+    assert plan.truncated
+
+
+def test_prose_with_bars_is_not_read():
+    text = "We saw | NULL | UNION RESULT | in the output\nand | more | text | here |\n"
+    with pytest.raises(ParseError):
+        parse(text)
