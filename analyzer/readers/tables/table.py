@@ -250,9 +250,27 @@ def _gather(table: _Table, frame: Frame, j: int) -> int:
             j += 1
         elif (s.lstrip()[0] != "|" and not frame.left_open) or (frame.left_open and "|" not in s):
             break
+        elif _is_header_rule(table, frame, s):
+            # mycli's `|----+----|` under the header: the border there.
+            table.borders += 1
+            table.sections.append([])
+            j += 1
         else:
             j = _read_row(table, frame, j, s)
     return j
+
+
+def _is_header_rule(table: _Table, frame: Frame, line: str) -> bool:
+    """Whether `line` (the line after the header) is a rule of `-` signs between `|` signs with a
+    `+` at each inner column of the frame: `|----+-------|`, mycli's line under the header."""
+    sections, indent = table.sections, table.indent
+    if len(sections) != 1 or len(sections[0]) != 1 or frame.left_open or frame.right_open:
+        return False
+    rule = line[indent:]
+    inner = rule[1:-1]
+    if rule[:1] != "|" or rule[-1:] != "|" or "-" not in inner or inner.strip("+-"):
+        return False
+    return [indent + k for k, char in enumerate(rule) if char in "+|"] == frame.seps
 
 
 def _after_gap(table: _Table, frame: Frame, j: int) -> int | None:

@@ -100,3 +100,79 @@ def test_prose_with_bars_is_not_read():
     text = "We saw | NULL | UNION RESULT | in the output\nand | more | text | here |\n"
     with pytest.raises(ParseError):
         parse(text)
+
+
+# -- client NULL markers and mycli's rule under the header ---------------------------------------
+
+NUMERIC = {"id", "rows", "filtered", "key_len"}
+
+
+def mycli(columns, rows, null="<null>", indent=0):
+    """A table as mycli prints it: NULL as `null`, a `|---+---|` rule under the header, numbers right-aligned."""
+    rows = [[null if cell == "NULL" else cell for cell in row] for row in rows]
+    widths = [max(len(c) for c in col) for col in zip(columns, *rows, strict=True)]
+    pad = " " * indent
+
+    def line(cells):
+        return (
+            pad
+            + "|"
+            + "|".join(
+                f" {cell:>{w}} " if name in NUMERIC else f" {cell:<{w}} "
+                for cell, name, w in zip(cells, columns, widths, strict=True)
+            )
+            + "|"
+        )
+
+    border = pad + "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    rule = pad + "|" + "+".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([border, line(columns), rule, *(line(r) for r in rows), border])
+
+
+@pytest.mark.parametrize("null", ["<null>", "(null)", "(NULL)", "[NULL]", "<NULL>", "[null]"])
+@pytest.mark.parametrize("indent", [0, 3])
+def test_client_null_markers_read_as_null(null, indent):
+    plan = parse(mycli(COLUMNS, ROWS, null, indent))
+    assert not plan.truncated and not plan.uncertain
+    assert [r["table"] for r in plan.rows] == ["a", "b", "<union1,2>"]
+    assert plan.rows[2]["id"] is None and plan.rows[0]["key"] is None and plan.rows[0]["rows"] == "10"
+    assert sum(f"Read '{null}' as NULL" in n for n in plan.notices) == 1
+
+
+def test_mycli_rule_under_the_header_is_no_row():
+    rows = [["1", "SIMPLE", "orders", "ref", "idx_customer", "idx_customer", "4", "const", "12", "NULL"]]
+    plan = parse(mycli(COLUMNS, rows))
+    assert len(plan.rows) == 1 and not plan.truncated and not plan.uncertain
+    assert plan.rows[0]["table"] == "orders" and plan.rows[0]["extra"] is None
+
+
+def test_a_rule_off_the_columns_is_read_as_damage():
+    text = mycli(COLUMNS, ROWS).splitlines()
+    text[2] = "|" + "-" * (len(text[2]) - 2) + "|"  # no '+' at the columns
+    plan = parse("\n".join(text))
+    assert plan.truncated or plan.uncertain
+
+
+def test_mixed_markers_are_not_read_as_null():
+    text = mycli(COLUMNS, ROWS, "<null>").replace("| <null> | UNION RESULT", "| (null) | UNION RESULT")
+    plan = parse(text)
+    assert plan.uncertain  # `<null>` and `(null)` are no id, and neither was taken for NULL
+    assert not any("as NULL" in n for n in plan.notices)
+
+
+def test_a_marker_beside_plain_null_is_not_read_as_null():
+    rows = [r[:] for r in ROWS]
+    rows[0][7] = "(null)"  # a ref printed as text, where other NULLs are NULL
+    plan = parse(box(COLUMNS, rows))
+    assert plan.rows[0]["ref"] == "(null)"
+    assert not any("as NULL" in n for n in plan.notices)
+
+
+@pytest.mark.parametrize("table", ["<nullable>", "(null)_archive", "t_<null>"])
+def test_names_that_hold_a_marker_stay(table):
+    rows = [r[:] for r in ROWS]
+    rows[0][2] = table
+    plan = parse(mycli(COLUMNS, rows))
+    assert plan.rows[0]["table"] == table
+    assert plan.rows[0]["key"] is None
+
