@@ -60,6 +60,56 @@ def has_box_drawing(lines: list[str]) -> bool:
     return any(line.lstrip()[:1] in "┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃" and line.strip() for line in lines)
 
 
+def _elisions(border: str) -> list[tuple[int, int]]:
+    """Where a border shows `...` between two `+` signs instead of dashes (`+----+...+---+`):
+    the start and end of each such gap; none for a line that is not such a border."""
+    s = border.rstrip()
+    if "+" not in s or s.lstrip()[:1] != "+" or s[-1:] != "+" or s.strip().strip("+-."):
+        return []
+    gaps = []
+    begin = s.index("+")
+    for end in range(begin + 1, len(s)):
+        if s[end] == "+":
+            gap = s[begin + 1 : end]
+            if len(gap) >= 3 and not gap.strip("."):
+                gaps.append((begin + 1, end))
+            begin = end
+    return gaps
+
+
+def spread_elisions(lines: list[str]) -> tuple[list[str], list[int]]:
+    """Draw the columns an author left out of a boxed table as `...` (`+----+...+---+` over
+    `| id |...| Extra |`) as a column of their own: `+-----+` in the borders and `| ... |` in the
+    lines under such a border whose `|...|` stands at its gaps. Returns a copy of `lines` so
+    rewritten and the indexes of the lines rewritten."""
+    out = list(lines)
+    rewritten: list[int] = []
+    gaps: list[tuple[int, int]] = []
+    for i, line in enumerate(lines):
+        found = _elisions(line)
+        if found:
+            gaps = found
+            out[i] = _spread(line, gaps, "-")
+            rewritten.append(i)
+        elif gaps and all(line[a - 1 : a] == line[b : b + 1] == "|" and not line[a:b].strip(".") for a, b in gaps):
+            out[i] = _spread(line, gaps, " ")
+            rewritten.append(i)
+        elif line.lstrip()[:1] != "|":
+            gaps = []
+    return out, rewritten
+
+
+def _spread(line: str, gaps: list[tuple[int, int]], pad: str) -> str:
+    """`line` with each gap widened by `pad` on both sides (a border's gap made of dashes)."""
+    out = []
+    at = 0
+    for a, b in gaps:
+        gap = "-" * (b - a) if pad == "-" else line[a:b]
+        out += [line[at:a], pad, gap, pad]
+        at = b
+    return "".join(out) + line[at:]
+
+
 def _is_markdown_rule(line: str) -> bool:
     s = line.strip()
     return len(s) >= 3 and "-" in s and not s.strip("|-: ")

@@ -176,3 +176,92 @@ def test_names_that_hold_a_marker_stay(table):
     assert plan.rows[0]["table"] == table
     assert plan.rows[0]["key"] is None
 
+
+# -- columns an author left out as `...` ---------------------------------------------------------
+
+
+def elided(columns, rows, keep, mark="...", indent=0):
+    """A box of `columns` with the columns not in `keep` replaced by one `mark` column per run."""
+    names: list[str] = []
+    cells: list[list[str]] = [[] for _ in rows]
+    for k, name in enumerate(columns):
+        if name in keep:
+            names.append(name)
+            for out, row in zip(cells, rows, strict=True):
+                out.append(row[k])
+        elif not names or names[-1] != mark:
+            names.append(mark)
+            for out in cells:
+                out.append(mark)
+    return box(names, cells, indent=indent)
+
+
+@pytest.mark.parametrize("mark", ["...", "....", "....."])
+@pytest.mark.parametrize(
+    "keep",
+    [
+        ("id", "rows", "Extra"),
+        ("rows", "Extra"),
+        ("id", "select_type", "table", "type", "Extra"),
+        ("id", "table", "key", "rows"),
+    ],
+)
+def test_columns_elided_in_the_header_are_read_truncated(keep, mark):
+    plan = parse(elided(COLUMNS, ROWS, keep, mark))
+    assert plan.truncated
+    shown = [name.lower() for name in keep]
+    # Where the header is EXPLAIN's without them, the columns every EXPLAIN has come back as missing.
+    assert [name for name in plan.columns if name in shown] == shown
+    assert len(plan.rows) == 3
+    printed = {name.lower(): ROWS[1][COLUMNS.index(name)] for name in keep}
+    assert {name: "NULL" if plan.rows[1][name] is None else plan.rows[1][name] for name in shown} == printed
+    assert mark not in plan.columns
+    assert any("shows '...' in its header" in n for n in plan.notices)
+
+
+def aurora(rows, indent=0, mark="..."):
+    """A box whose borders show `mark` in place of the columns between id and Extra."""
+    extra = max(len(r[-1]) for r in rows)
+    pad = " " * indent
+    border = f"{pad}+----+{mark}+{'-' * (extra + 2)}+"
+    lines = [border, f"{pad}| id |{mark}| {'Extra':<{extra}} |", border]
+    lines += [f"{pad}| {r[0]:>2} |{mark}| {r[-1]:<{extra}} |" for r in rows]
+    return "\n".join([*lines, border])
+
+
+@pytest.mark.parametrize("indent", [0, 2])
+@pytest.mark.parametrize("mark", ["...", "......"])
+def test_borders_with_elided_columns_are_read_truncated(indent, mark):
+    rows = [["1", "Using where; Using index"], ["1", "Using where; Using join buffer (hash join)"], ["2", ""]]
+    plan = parse(aurora(rows, indent, mark))
+    assert plan.truncated
+    assert plan.columns == ["id", "extra"]
+    assert [r["extra"] for r in plan.rows] == [r[1] for r in rows]
+    assert any("between '+' signs" in n and "lines 1, 2, 3" in n for n in plan.notices)
+
+
+def test_an_elided_row_off_the_gap_is_flagged():
+    text = aurora([["1", "Using where"], ["1", "Using index"]]).replace("|  1 |...| Using index", "|  1 | Using index ")
+    plan = parse(text)
+    assert plan.truncated
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "| Id | ... | Info |",  # SHOW PROCESSLIST with columns left out
+        "| ... | Extra |",  # one EXPLAIN column is not enough
+        "| Extra | ... | id |",  # not in a server's order
+        "| id | ... | rows | comment |",  # a name EXPLAIN has not
+    ],
+)
+def test_elided_headers_of_other_tables_are_refused(header):
+    cells = len(header.split("|")) - 2
+    row = "| " + " | ".join(["1"] * cells) + " |"
+    with pytest.raises(ParseError, match="not those of EXPLAIN"):
+        parse(f"{header}\n{row}\n")
+
+
+def test_prose_with_dots_and_plus_signs_is_not_read():
+    with pytest.raises(ParseError):
+        parse("Totals: 1+...+n grows fast.\nSee +...+ above | and so on ...\n")
