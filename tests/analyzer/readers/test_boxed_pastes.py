@@ -265,3 +265,29 @@ def test_elided_headers_of_other_tables_are_refused(header):
 def test_prose_with_dots_and_plus_signs_is_not_read():
     with pytest.raises(ParseError):
         parse("Totals: 1+...+n grows fast.\nSee +...+ above | and so on ...\n")
+
+
+# -- HTML line breaks at the end of every line ---------------------------------------------------
+
+
+@pytest.mark.parametrize("tag", ["<br />", "<br>", "<br/>", "<BR>"])
+@pytest.mark.parametrize("indent", [0, 2])
+def test_line_break_tags_ending_every_line_are_taken_off(tag, indent):
+    text = "\n".join(line + tag for line in box(COLUMNS, ROWS, indent=indent).splitlines())
+    plan = parse(f"mysql> EXPLAIN SELECT * FROM a UNION SELECT * FROM b;{tag}\n{text}\n3 rows in set (0.01 sec)</p>")
+    assert not plan.truncated and not plan.uncertain
+    assert [r["table"] for r in plan.rows] == ["a", "b", "<union1,2>"]
+    assert any(f"Removed the HTML line break ('{tag}')" in n and "8 lines" in n for n in plan.notices)
+
+
+def test_a_single_line_break_tag_stays():
+    text = box(COLUMNS, ROWS).splitlines()
+    text[3] += "<br>"  # one row only: no page put it on every line
+    plan = parse("\n".join(text))
+    assert not any("HTML line break" in n for n in plan.notices)
+    assert plan.truncated  # the row runs past the border: read as damaged
+
+
+def test_prose_with_line_breaks_is_not_read():
+    with pytest.raises(ParseError):
+        parse("First line of a post<br />\nsecond line<br />\nthird line<br />\n")
