@@ -4,7 +4,8 @@
 select's name (`&lt;derived2&gt;`),
 Markdown escapes (`c1\\_0`) and emphasis (`**ALL**`), quotes a program or a writer put around a
 value (`'const'`, `‘range’`; a row whose terms are quoted has every quoted cell unquoted), and a
-comment typed after a value (`ref   -- equality lookup`, `ALL  <-- slow`); and it puts back the
+comment typed after a value (`ref   -- equality lookup`, `ALL  <-- slow`), and reads a client's
+NULL marker (`<null>`, `(NULL)`, `[NULL]`) as NULL where the rows print every NULL so; and it puts back the
 server's spelling of terms a page's styling upper- or lower-cased (`RANGE`, `simple`, `null`:
 `restore_case`). `judge_cells` then flags
 the reading `uncertain` when a cell is still outside what its column can hold: an `id` that is not a
@@ -42,6 +43,8 @@ _KEY_LEN = lazy_regex(r"\d+(?:[,|]\d+)*")
 # escape, a comment marker after a space.
 _MARKED = lazy_regex(r"^['\"\u2018\u201c\u201e`\u00ab\u2019\u201d*_~]|[&\\]|\s(?:--|#|//|<-|<=|\u2190|/\*)")
 _NULL_WORDS = frozenset({"null", "undefined", "None", "nil"})
+# How clients other than mysql print NULL: mycli and litecli `<null>`, others `(null)`, `[NULL]`.
+_NULL_MARKERS = frozenset(f"{o}{word}{c}" for o, c in ("<>", "()", "[]") for word in ("null", "NULL"))
 
 
 def is_select_type(cell: str) -> bool:
@@ -110,6 +113,7 @@ class _Repairs:
 def clean_cells(plan: Plan) -> None:
     """Remove markup, quotes and comments from the cells of `plan.rows`, with a notice for each kind."""
     repairs = _Repairs()
+    _read_null_marker(plan)
     escapes = plan.format != "tsv"  # batch output escapes backslashes itself; the reader undid that
     for index, row in enumerate(plan.rows):
         _clean_row(index, row, repairs, escapes)
@@ -119,6 +123,30 @@ def clean_cells(plan: Plan) -> None:
     _say(plan, repairs.nulls, "Read 'null' as NULL (a program's quoted copy of the rows) in")
     _say(plan, repairs.comments, "Removed a comment typed after the value of")
     restore_case(plan)
+
+
+def _read_null_marker(plan: Plan) -> None:
+    """Read a client's NULL marker (`<null>`, `(NULL)`, `[NULL]`) as NULL, with a notice, when
+    the rows hold one marker and no NULL printed otherwise: a client prints every NULL one way."""
+    found: set[str] = set()
+    for row in plan.rows:
+        for cell in row.values():
+            if cell is None:
+                return
+            if cell in _NULL_MARKERS:
+                found.add(cell)
+    if len(found) != 1:
+        return
+    marker = found.pop()
+    cells: list[tuple[int, str]] = []
+    for index, row in enumerate(plan.rows):
+        for column, cell in row.items():
+            if cell == marker:
+                row[column] = None
+                cells.append((index, column))
+    plan.notices.append(
+        f"Read '{marker}' as NULL, as the client printed it, in {plural(len(cells), 'cell')} ({describe_cells(cells)})."
+    )
 
 
 # The terms of the columns that print them, by their spelling without case: the server's spelling.

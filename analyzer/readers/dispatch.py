@@ -34,10 +34,11 @@ from analyzer.readers.resultset import (
     PLAN_COLUMNS,
     STANDARD_ORDER,
     ResultSet,
+    is_elision,
     is_explain_header,
     missing_tail,
 )
-from analyzer.readers.tables.table import BOX_DRAWING, has_box_drawing, parse_table, starts_table
+from analyzer.readers.tables.table import BOX_DRAWING, has_box_drawing, parse_table, spread_elisions, starts_table
 from analyzer.repair.cleanup import Cleaned, statement_query
 from analyzer.repair.scan import line_indexes, matching_lines, pattern, starting_lines
 from analyzer.repair.textwidth import expand_tabs
@@ -190,6 +191,13 @@ def _ascii_lines(cleaned: Cleaned) -> tuple[list[str], list[str]]:
         # A grid table's header rule (Python tabulate, prettytable, Go table writers): `+====+`.
         lines = _rewritten(lines, ruled, lambda line: line.replace("=", "-"))
         notices.append(f"Read {plural(len(ruled), 'header rule')} drawn with '=' as '+---+'.")
+    if "+..." in text:
+        lines, elided = spread_elisions(lines)
+        if elided:
+            notices.append(
+                "Read the '...' between '+' signs of a table's borders as columns left out "
+                f"({describe_lines([cleaned.numbers[i] for i in elided])})."
+            )
     compact = _compact_markdown_lines(lines)
     if compact:
         # `|id|select_type|` (a GUI client's Markdown copy): spaced out the way tables are printed.
@@ -279,6 +287,7 @@ def _table_result(reading: _Reading) -> Plan:
     other = _other_text(reading.lines, reading.found)
     if other:
         notices.append(_other_text_notice(other, cleaned.numbers))
+    _drop_elided_columns(chosen)
     if not chosen.whole:
         _mark_missing_columns(chosen)
     notices += chosen.notices + extra_notices
@@ -636,6 +645,21 @@ def _starts(lines: list[str]) -> list[int]:
         lines,
         r"(?:[|+\t<]|\*{5}|select_type|Warnings:).*|^[^\S\n]*id[^\S\n]*$|^(?:[^,\n]*,){4}"
         r"|^[^\S\n]*(?:[-*][^\S\n]+)?(?i:id|select_type|table|partitions|type|possible_keys|key|key_len|ref|rows|r_rows|filtered|r_filtered|extra):",
+    )
+
+
+def _drop_elided_columns(result: ResultSet) -> None:
+    """Take out the columns whose header is `...` (columns an author left out, with whatever their
+    cells hold) and mark the result truncated, saying which columns are shown."""
+    elided = [name for name in result.columns if is_elision(name)]
+    if not elided:
+        return
+    result.columns = [name for name in result.columns if name not in elided]
+    result.rows = [{name: row.get(name) for name in result.columns} for row in result.rows]
+    result.truncated = True
+    result.notices.append(
+        f"The table on line {result.first_line} shows '...' in its header in place of columns left out of the "
+        f"paste; read the columns shown ({', '.join(result.columns)})."
     )
 
 

@@ -46,7 +46,7 @@ class ResultSet:
 
     @property
     def is_explain(self) -> bool:
-        return is_explain_header(self.columns)
+        return is_explain_header(self.columns) or is_elided_explain_header(self.columns)
 
     @property
     def is_warnings(self) -> bool:
@@ -61,6 +61,23 @@ def is_explain_header(names: list[str]) -> bool:
     """True when column names (lower-case) are those of a tabular EXPLAIN or ANALYZE."""
     known = EXPLAIN_COLUMNS.intersection(names)
     return "select_type" in known or len(known) >= 5
+
+
+def is_elision(name: str) -> bool:
+    """A header cell that stands for columns an author left out: `...` (made unique as `..._2`).
+    A `…` is not one: the readers mark a header cell cut off so."""
+    base = name.rsplit("_", 1)[0] if name[-1:].isdigit() else name
+    return len(base) >= 3 and not base.strip(".")
+
+
+def is_elided_explain_header(names: list[str]) -> bool:
+    """True for a header in which an author replaced some columns of EXPLAIN by `...`: every
+    other name is an EXPLAIN column, at least two, in the order a server prints them."""
+    shown = [name for name in names if not is_elision(name)]
+    if len(shown) == len(names) or len(shown) < 2 or not EXPLAIN_COLUMNS.issuperset(shown):
+        return False
+    places = [STANDARD_ORDER.index(name) for name in shown]
+    return places == sorted(set(places))
 
 
 def missing_tail(columns: list[str]) -> list[str]:

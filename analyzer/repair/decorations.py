@@ -25,7 +25,7 @@ import re
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_module, lazy_regex
 from analyzer.model import EXPLAIN_COLUMN_ORDER
-from analyzer.repair.scan import any_line, matching_lines
+from analyzer.repair.scan import any_line, matching_lines, pattern
 from analyzer.repair.textwidth import width
 from analyzer.wording import plural
 
@@ -80,6 +80,8 @@ _MARK_ENDS = _WRAP_MARKS + "\\"
 _TRAILING_CELLS_RE = lazy_regex(r"(?: \|){2,} *$")
 # What an editor shows at the start of a soft-wrapped line's continuation (vim `showbreak`).
 _SHOWBREAKS = "\u21aa\u21b3"  # ↪ ↳
+# An HTML line break left at the end of a line by a web page's source (`<br>`, `<br/>`, `<br />`).
+_BREAK_TAG = r"<br[ \t]*/?>[ \t]*$"
 SAMPLE = 200
 # A comment marker or list bullet at the start of a line, then one space (or the line's end).
 _GUTTER_RE = lazy_regex(r"^([ \t]*)(//|--|#|\*|-|\u2022)(?: |$)")
@@ -367,10 +369,12 @@ def unescape_html(text: str, notices: list[str]) -> str:
 
 
 def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], list[int]]:
-    """Lines without log prefixes, logger quotes, continuation backslashes and wrap markers;
-    and the width taken off the left of each line."""
+    """Lines without HTML line breaks at their ends, log prefixes, logger quotes, continuation
+    backslashes and wrap markers; and the width taken off the left of each line."""
     check_deadline()
     margins = [0] * len(lines)
+    if any_line(lines, _BREAK_TAG, re.IGNORECASE):
+        lines = _strip_break_tags(lines, notices)
     # Prefixes, quotes and continuations are on (nearly) every line: a sample of the first lines
     # tells whether to look at all of them.
     sample = list(itertools.islice(filter(str.strip, lines), SAMPLE))
@@ -411,6 +415,29 @@ def strip_decorations(lines: list[str], notices: list[str]) -> tuple[list[str], 
     if trailing:
         lines = _strip_trailing_cells(lines, filled, notices)
     return lines, margins
+
+
+def _strip_break_tags(lines: list[str], notices: list[str]) -> list[str]:
+    """The HTML line break (`<br />`) a web page's source (a blog post imported as raw HTML) put at
+    the end of every line of a block: taken off each run of two or more lines in a row that all
+    end with one; a single line that does is left as it is."""
+    check_deadline()
+    ended = matching_lines(lines, _BREAK_TAG, re.IGNORECASE)
+    # Runs of lines in a row: their indexes less their places in `ended` are one number.
+    runs = [[i for _, i in run] for _, run in itertools.groupby(enumerate(ended), lambda pair: pair[1] - pair[0])]
+    marked = [i for run in runs if len(run) >= 2 for i in run]
+    if not marked:
+        return lines
+    found = pattern(_BREAK_TAG, re.IGNORECASE)
+    tag = found.search(lines[marked[0]])
+    out = list(lines)
+    for i in marked:
+        out[i] = found.sub("", lines[i], count=1)
+    shown = tag.group(0).strip() if tag else "<br>"
+    notices.append(
+        f"Removed the HTML line break ('{shown}') a web page put at the end of {plural(len(marked), 'line')}."
+    )
+    return out
 
 
 def _strip_comment_marks(lines: list[str], margins: list[int], notices: list[str]) -> list[str]:
@@ -625,11 +652,7 @@ def _strip_showbreaks(lines: list[str], margins: list[int], notices: list[str]) 
     """The `↪ ` an editor put before each continuation of a line it soft-wrapped; the terminal
     counted it, like quoting, so its width goes to the margin."""
     check_deadline()
-    marked = [
-        i
-        for i in matching_lines(lines, "^[" + _SHOWBREAKS + "].")
-        if i and lines[i - 1].strip()
-    ]
+    marked = [i for i in matching_lines(lines, "^[" + _SHOWBREAKS + "].") if i and lines[i - 1].strip()]
     if len(marked) < 2:
         return lines
     out = list(lines)

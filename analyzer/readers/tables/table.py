@@ -60,6 +60,56 @@ def has_box_drawing(lines: list[str]) -> bool:
     return any(line.lstrip()[:1] in "┌├└╔╠╚╒╞╘╓╟╙┏┣┗│║┃" and line.strip() for line in lines)
 
 
+def _elisions(border: str) -> list[tuple[int, int]]:
+    """Where a border shows `...` between two `+` signs instead of dashes (`+----+...+---+`):
+    the start and end of each such gap; none for a line that is not such a border."""
+    s = border.rstrip()
+    if "+" not in s or s.lstrip()[:1] != "+" or s[-1:] != "+" or s.strip().strip("+-."):
+        return []
+    gaps = []
+    begin = s.index("+")
+    for end in range(begin + 1, len(s)):
+        if s[end] == "+":
+            gap = s[begin + 1 : end]
+            if len(gap) >= 3 and not gap.strip("."):
+                gaps.append((begin + 1, end))
+            begin = end
+    return gaps
+
+
+def spread_elisions(lines: list[str]) -> tuple[list[str], list[int]]:
+    """Draw the columns an author left out of a boxed table as `...` (`+----+...+---+` over
+    `| id |...| Extra |`) as a column of their own: `+-----+` in the borders and `| ... |` in the
+    lines under such a border whose `|...|` stands at its gaps. Returns a copy of `lines` so
+    rewritten and the indexes of the lines rewritten."""
+    out = list(lines)
+    rewritten: list[int] = []
+    gaps: list[tuple[int, int]] = []
+    for i, line in enumerate(lines):
+        found = _elisions(line)
+        if found:
+            gaps = found
+            out[i] = _spread(line, gaps, "-")
+            rewritten.append(i)
+        elif gaps and all(line[a - 1 : a] == line[b : b + 1] == "|" and not line[a:b].strip(".") for a, b in gaps):
+            out[i] = _spread(line, gaps, " ")
+            rewritten.append(i)
+        elif line.lstrip()[:1] != "|":
+            gaps = []
+    return out, rewritten
+
+
+def _spread(line: str, gaps: list[tuple[int, int]], pad: str) -> str:
+    """`line` with each gap widened by `pad` on both sides (a border's gap made of dashes)."""
+    out = []
+    at = 0
+    for a, b in gaps:
+        gap = "-" * (b - a) if pad == "-" else line[a:b]
+        out += [line[at:a], pad, gap, pad]
+        at = b
+    return "".join(out) + line[at:]
+
+
 def _is_markdown_rule(line: str) -> bool:
     s = line.strip()
     return len(s) >= 3 and "-" in s and not s.strip("|-: ")
@@ -97,6 +147,7 @@ class _Table:
     collapsed: bool = False  # the header does not line up with the border either: spaces were collapsed
     loose: int = 0  # lines split at their `|` signs instead of the border's columns
     overflows: list[int] = field(default_factory=list)  # numbers of the rows whose last cell runs past the border
+    shifted: list[int] = field(default_factory=list)  # numbers of the rows a cell wider than its column pushed right
     skipped: list[int] = field(default_factory=list)  # indexes of the remarks' lines
     rules: int = 0  # borders printed between rows (a border after every row)
 
@@ -249,9 +300,27 @@ def _gather(table: _Table, frame: Frame, j: int) -> int:
             j += 1
         elif (s.lstrip()[0] != "|" and not frame.left_open) or (frame.left_open and "|" not in s):
             break
+        elif _is_header_rule(table, frame, s):
+            # mycli's `|----+----|` under the header: the border there.
+            table.borders += 1
+            table.sections.append([])
+            j += 1
         else:
             j = _read_row(table, frame, j, s)
     return j
+
+
+def _is_header_rule(table: _Table, frame: Frame, line: str) -> bool:
+    """Whether `line` (the line after the header) is a rule of `-` signs between `|` signs with a
+    `+` at each inner column of the frame: `|----+-------|`, mycli's line under the header."""
+    sections, indent = table.sections, table.indent
+    if len(sections) != 1 or len(sections[0]) != 1 or frame.left_open or frame.right_open:
+        return False
+    rule = line[indent:]
+    inner = rule[1:-1]
+    if rule[:1] != "|" or rule[-1:] != "|" or "-" not in inner or inner.strip("+-"):
+        return False
+    return [indent + k for k, char in enumerate(rule) if char in "+|"] == frame.seps
 
 
 def _after_gap(table: _Table, frame: Frame, j: int) -> int | None:
@@ -358,6 +427,36 @@ def _overflowing(text: str, frame: Frame) -> list[str] | None:
     ]
 
 
+def _shifted(text: str, frame: Frame) -> list[str] | None:
+    """The cells of a row in which one cell is wider than its column and pushes every `|` after
+    it right by one amount (MySQL 5's client printed a UNION RESULT row's NULL id so, wider than
+    a 2-character id column): its `|` signs with a space beside them are exactly as many as the
+    border's `+` signs, those before the wide cell at the border's columns and all those after it
+    shifted by the same amount, and the wide cell holds its value with one space on each side.
+    None otherwise."""
+    total, seps = frame.total, frame.seps
+    s = text.rstrip()
+    if total is None or frame.left_open or frame.right_open or not s.endswith("|") or width(s) <= total:
+        return None
+    columns = Columns(s)
+    bars = [
+        columns.column(index)
+        for index, char in enumerate(s)
+        if char == "|" and (s[index - 1 : index] in (" ", "") or s[index + 1 : index + 2] in (" ", ""))
+    ]
+    if len(bars) != len(seps) or bars[0] != seps[0]:
+        return None
+    wide = next(k for k, (bar, sep) in enumerate(zip(bars, seps, strict=True)) if bar != sep)
+    shift = bars[wide] - seps[wide]
+    if shift <= 0 or any(bar - sep != shift for bar, sep in zip(bars[wide:], seps[wide:], strict=True)):
+        return None
+    cells = [s[columns.index(a) + 1 : columns.index(b)] for a, b in itertools.pairwise(bars)]
+    padded = cells[wide - 1]
+    if padded[:1] != " " or padded[-1:] != " " or padded[1:2] == " " or padded[-2:-1] == " ":
+        return None
+    return [cell.strip() for cell in cells]
+
+
 def _glued_border_end(line: str, frame: Frame, indent: int) -> int | None:
     """Where a border that other text was glued to (its line break lost) ends in `line`: its run of
     `+` and `-` from the table's indentation is exactly the table's width, with every `+` at a
@@ -421,6 +520,11 @@ def _result(table: _Table, frame: Frame, physical: list[tuple[str, int]]) -> Res
         result.notices.append(
             f"The last cell on {describe_lines(table.overflows)} runs past the table's right border (edited by "
             "hand?); read it up to the row's closing '|'."
+        )
+    if table.shifted:
+        result.notices.append(
+            f"Read {describe_lines(table.shifted)} at {'its' if len(table.shifted) == 1 else 'their'} '|' signs: "
+            "a cell wider than its column pushed the '|' signs after it to the right."
         )
     if table.top and table.borders < 3 and frame.total is not None:
         _truncated(
@@ -488,6 +592,9 @@ def _read_rows(
         if not ok and (overflowing := _overflowing(text, frame)) is not None:
             cells, ok = overflowing, True
             table.overflows.append(table.numbers[at])
+        if not ok and (shifted := _shifted(text, frame)) is not None:
+            cells, ok = shifted, True
+            table.shifted.append(table.numbers[at])
         if not ok:
             result.affected_rows.append(len(result.rows))
             damaged_lines.append(table.numbers[at])
