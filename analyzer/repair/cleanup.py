@@ -104,6 +104,16 @@ _NOTE_RE = lazy_regex(r"^\s*(?:Note|Warning|Error) \(Code \d+\): (.*)$")
 _OUTPUT_LINE_RE = lazy_regex(r"^\s*(?:\+[-+]|\||\*{5}|\{|[\u2500-\u257f])")
 _FOR_CONNECTION_RE = lazy_regex(r"FOR\s+CONNECTION\b", re.IGNORECASE)
 _TERMINATOR_RE = lazy_regex(r"(?:;|\\[Gg])\s*$")
+# Where output starts on the line of the statement typed before it (its line breaks lost): a `\G`
+# row banner, a table border, a JSON plan after the `EXPLAIN:` label, or EXPLAIN's header.
+_GLUED_OUTPUT_RE = lazy_regex(
+    r"(?<!\*)\*{5,} ?\d+\. row ?\*{5,}|(?<!\S)\+-{3,}\+|\bEXPLAIN: ?(?=\{)"
+    r"|(?<!\S)(?:\| ?)?id(?: ?\| ?|\t| +)select_type\b",
+    re.IGNORECASE,
+)
+_ROW_BANNER_RE = lazy_regex(r"^\*{5,} ?\d+\. row ?\*{5,} ?")
+# A status line after the closing brace of a JSON plan, on its line.
+_JSON_FOOTER_RE = lazy_regex(r"(?<=\})\s+(\d+ rows? in set\b[^{}]*)$")
 
 
 @dataclass
@@ -148,6 +158,7 @@ def clean(text: str) -> Cleaned:
     text = unescape_newlines(decoded, notices)
     text = split_flattened_tables(text, notices)
     text = split_flattened_records(text, notices)
+    text = _split_glued_output(text, notices)
     text = unescape_html(text, notices)
     text = _unescape_markdown(text, notices)
     renumbered = joined or text.count("\n") != breaks
@@ -516,6 +527,60 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
         if ". row " in line and line.lstrip()[:5] == "*****" and not nxt.strip("*"):
             return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
     return None
+
+
+def _split_glued_output(text: str, notices: list[str]) -> str:
+    """Put output that follows a typed statement on the same line (the paste lost its line
+    breaks: `mysql> explain … *** 1. row *** EXPLAIN: {…} 1 row in set`) on lines of its own: the
+    statement ends where a row banner, a table border, a JSON plan or EXPLAIN's header starts,
+    outside a quoted string. A row banner and a status line after a JSON plan get their own lines."""
+    check_deadline()
+    if not _GLUED_OUTPUT_RE.search(text):
+        return text
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        typed = _PROMPT_RE.match(line) if ">" in line else None
+        if typed is None and not _BARE_STATEMENT_RE.match(line):
+            continue
+        cut = _glued_output_start(line, typed.end() if typed else 0)
+        if cut is None:
+            continue
+        lines[i] = line[:cut].rstrip() + "\n" + _output_lines(line[cut:].strip())
+        changed += 1
+    if not changed:
+        return text
+    notices.append(
+        f"Put the output glued to {plural(changed, 'typed statement')} (the line breaks were lost) on lines of its own."
+    )
+    return "\n".join(lines)
+
+
+def _glued_output_start(line: str, start: int) -> int | None:
+    """Where output starts in `line` after a statement typed from `start`, outside quotes; None
+    when nothing of the statement comes before it. A border or header starts output only as the
+    one line of a table glued there: a whole table left on the line was not put back on its lines
+    (`split_flattened_tables`), and taking the statement off would not make it readable."""
+    for match in _GLUED_OUTPUT_RE.finditer(line, start):
+        typed = line[start : match.start()]
+        if not typed.strip():
+            return None
+        if typed.count("'") % 2 or typed.count('"') % 2 or typed.count("`") % 2:
+            continue
+        rest = line[match.start() :].rstrip()
+        if rest[0] == "+" and rest.strip("+-") or rest[0] in "|iI" and "+-" in rest:
+            return None
+        return match.start()
+    return None
+
+
+def _output_lines(output: str) -> str:
+    """The output cut off a statement's line: a row banner on its own line, then its record; a
+    status line after a JSON plan on its own line."""
+    banner = _ROW_BANNER_RE.match(output)
+    if banner:
+        output = banner.group(0).rstrip() + "\n" + output[banner.end() :]
+    return _JSON_FOOTER_RE.sub(r"\n\1", output)
 
 
 def _marked_lines(lines: list[str], marks: tuple[str, str]) -> list[int]:
