@@ -30,6 +30,7 @@ from analyzer.repair.decorations import (
     decode_quoted_printable,
     split_flattened_records,
     split_flattened_tables,
+    split_side_by_side_fields,
     strip_colour_codes,
     strip_decorations,
     unescape_html,
@@ -156,9 +157,7 @@ def clean(text: str) -> Cleaned:
     decoded = decode_quoted_printable(text, notices)
     joined = decoded is not text and "=\n" in text  # soft line breaks joined lines
     text = unescape_newlines(decoded, notices)
-    text = split_flattened_tables(text, notices)
-    text = split_flattened_records(text, notices)
-    text = _split_glued_output(text, notices)
+    text = _split_flattened(text, notices)
     text = unescape_html(text, notices)
     text = _unescape_markdown(text, notices)
     renumbered = joined or text.count("\n") != breaks
@@ -207,6 +206,15 @@ def clean(text: str) -> Cleaned:
     _take_footers(result)
     _take_glued_prompt(result)
     return result
+
+
+def _split_flattened(text: str, notices: list[str]) -> str:
+    """Put back on their lines the output whose line breaks were lost: tables and `\\G` records on
+    one line, output glued to the statement typed before it, `\\G` fields side by side."""
+    text = split_flattened_tables(text, notices)
+    text = split_flattened_records(text, notices)
+    text = _split_glued_output(text, notices)
+    return split_side_by_side_fields(text, notices)
 
 
 def _added(margins: list[int], more: list[int]) -> list[int]:

@@ -97,3 +97,96 @@ def test_a_header_glued_to_the_statement_starts_the_output(header):
     cleaned = clean(f"mysql> explain select * from t1; {header}")
     assert cleaned.query == "select * from t1"
     assert header in cleaned.lines
+
+
+# `\G` fields laid out side by side.
+
+FIELDS = [
+    ("id", "1"),
+    ("select_type", "SIMPLE"),
+    ("table", "film"),
+    ("type", "const"),
+    ("possible_keys", "PRIMARY"),
+    ("key", "PRIMARY"),
+    ("key_len", "2"),
+    ("ref", "const"),
+    ("rows", "1"),
+    ("Extra", "Using index"),
+]
+
+
+def _side_by_side(per_line: int, gap: str, blank: bool, indent: str = "") -> str:
+    """One `\\G` record with `per_line` fields on each line, apart by `gap`."""
+    lines = []
+    for k in range(0, len(FIELDS), per_line):
+        lines.append(indent + gap.join(f"{name}: {value}" for name, value in FIELDS[k : k + per_line]))
+        if blank:
+            lines.append("")
+    return "\n".join([BANNER, *lines])
+
+
+@pytest.mark.parametrize("per_line", [2, 3, 5])
+@pytest.mark.parametrize("gap", [" ", "   ", "\t"])
+@pytest.mark.parametrize("blank", [False, True])
+@pytest.mark.parametrize("indent", ["", "  "])
+def test_fields_side_by_side_are_read_one_each(per_line, gap, blank, indent):
+    plan = parse(_side_by_side(per_line, gap, blank, indent))
+    assert plan.format == "vertical"
+    assert plan.rows[0]["table"] == "film"
+    assert plan.rows[0]["type"] == "const"
+    assert plan.rows[0]["extra"] == "Using index"
+    assert not plan.truncated and not plan.uncertain
+    assert any("fields side by side" in notice for notice in plan.notices)
+
+
+def test_the_slide_layout_after_a_glued_prompt():
+    paste = "mysql> explain select title from film where film_id=5\\G " + _side_by_side(2, " ", True)
+    plan = parse(paste)
+    assert [row["table"] for row in plan.rows] == ["film"]
+    assert plan.query == "select title from film where film_id=5"
+
+
+def test_two_records_side_by_side():
+    one = _side_by_side(2, "  ", False)
+    two = one.replace("1. row", "2. row").replace("table: film", "table: actor")
+    plan = parse(one + "\n" + two)
+    assert [row["table"] for row in plan.rows] == ["film", "actor"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # One line apart by one space: could be prose.
+        "type: ALL means a full scan key: none",
+        # Labels out of the client's order.
+        "key: PRIMARY   type: const\nrows: 1   table: film",
+        # A piece that is no label starts the line.
+        "Note: id: 1   select_type: SIMPLE",
+    ],
+)
+def test_other_text_is_not_split(text):
+    cleaned = clean(text)
+    assert not any("side by side" in notice for notice in cleaned.notices)
+
+
+def test_a_field_after_an_empty_line_out_of_order_ends_the_record():
+    paste = "\n".join([BANNER, "id: 1", "select_type: SIMPLE", "table: film", "type: ALL", "", "id: see above"])
+    plan = parse(paste)
+    assert [row["table"] for row in plan.rows] == ["film"]
+
+
+@pytest.mark.parametrize("block", [2, 3, 4])
+@pytest.mark.parametrize("empty", [1, 2])
+def test_a_record_in_blocks_apart_by_empty_lines(block, empty):
+    lines = [f"{name}: {value}" for name, value in FIELDS]
+    blocks = ["\n".join(lines[k : k + block]) for k in range(0, len(lines), block)]
+    plan = parse(BANNER + "\n" + ("\n" * (empty + 1)).join(blocks))
+    assert len(plan.rows) == 1
+    assert plan.rows[0]["extra"] == "Using index"
+    assert not plan.truncated and not plan.uncertain
+
+
+def test_a_field_out_of_order_after_an_empty_line_is_not_part_of_the_record():
+    lines = [f"{name}: {value}" for name, value in FIELDS]
+    plan = parse("\n".join([BANNER, *lines, "", "rows: the estimate, not a count"]))
+    assert plan.rows[0]["rows"] == "1"
