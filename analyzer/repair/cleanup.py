@@ -35,6 +35,7 @@ from analyzer.repair.decorations import (
     strip_decorations,
     unescape_html,
     unescape_newlines,
+    unframe_lines,
 )
 from analyzer.repair.diff import take_diff
 from analyzer.repair.interleaved import drop_noise
@@ -210,7 +211,9 @@ def clean(text: str) -> Cleaned:
 
 def _split_flattened(text: str, notices: list[str]) -> str:
     """Put back on their lines the output whose line breaks were lost: tables and `\\G` records on
-    one line, output glued to the statement typed before it, `\\G` fields side by side."""
+    one line (also each framed as a table's cell), output glued to the statement typed before it,
+    `\\G` fields side by side."""
+    text = unframe_lines(text, notices)
     text = split_flattened_tables(text, notices)
     text = split_flattened_records(text, notices)
     text = _split_glued_output(text, notices)

@@ -96,6 +96,8 @@ _FLAT_LABEL_RE = lazy_regex(
 )
 # A field's label where fields were laid out side by side: at the start of a line or after a blank.
 _SIDE_LABEL_RE = lazy_regex(r"(?<!\S)(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE)
+# What starts the text inside a frame and never a cell: a client prompt or a table's border.
+_FRAMED_OUTPUT_RE = lazy_regex(r"\s*(?:\+-{2,}\+|(?:mysql|mariadb)(?: ?\[[^\]\n]{0,200}\])?>)", re.IGNORECASE)
 _FLAT_FOOTER_RE = lazy_regex(r"(?:\s|(?<=[A-Za-z)]))\d+ rows? in set\b.*$")
 
 
@@ -201,6 +203,26 @@ def _record_fields(record: str) -> list[str] | None:
         return None
     ends = [m.start() for m in starts[1:]] + [len(body)]
     return [body[m.start() : end].strip() for m, end in zip(starts, ends, strict=True)] + footer
+
+
+def unframe_lines(text: str, notices: list[str]) -> str:
+    """A code block a web page rendered as a table of one column: every line of the paste framed as
+    `| text |`. The frames come off when every line that holds text has one and the text inside
+    one of them starts as no cell of an EXPLAIN table can: a client prompt or a table's border."""
+    check_deadline()
+    if not text.lstrip().startswith("|"):
+        return text
+    lines = text.split("\n")
+    framed = [line.strip() for line in lines if line.strip()]
+    if not all(len(line) > 3 and line.startswith("| ") and line.endswith(" |") for line in framed):
+        return text
+    if not any(_FRAMED_OUTPUT_RE.match(line[2:]) for line in framed):
+        return text
+    notices.append(
+        f"Took off the '| … |' around each of {plural(len(framed), 'line')} "
+        "(the page showed the text as a table of one column)."
+    )
+    return "\n".join(line.strip()[2:-2].strip() if line.strip() else line for line in lines)
 
 
 def split_side_by_side_fields(text: str, notices: list[str]) -> str:

@@ -190,3 +190,44 @@ def test_a_field_out_of_order_after_an_empty_line_is_not_part_of_the_record():
     lines = [f"{name}: {value}" for name, value in FIELDS]
     plan = parse("\n".join([BANNER, *lines, "", "rows: the estimate, not a count"]))
     assert plan.rows[0]["rows"] == "1"
+
+
+# Each line framed as the cell of a one-column table (a code block a page rendered as a table).
+
+STATEMENT = "mysql> EXPLAIN SELECT * FROM t1;"
+
+
+def _frame(lines: list[str], pad: bool) -> str:
+    width = max(len(line) for line in lines) if pad else 0
+    return "\n".join(f"| {line.ljust(width)} |" for line in lines)
+
+
+@pytest.mark.parametrize("pad", [False, True])
+@pytest.mark.parametrize("rows", [1, 3])
+def test_framed_lines_of_a_table_on_its_lines(pad, rows):
+    plan = parse(_frame([STATEMENT, BORDER, HEADER, BORDER, *[ROW] * rows, BORDER], pad))
+    assert plan.format == "table"
+    assert len(plan.rows) == rows
+    assert plan.query == "SELECT * FROM t1"
+    assert any("table of one column" in notice for notice in plan.notices)
+
+
+@pytest.mark.parametrize("rows", [1, 2])
+def test_framed_lines_of_a_flattened_table(rows):
+    flat = " ".join([BORDER, HEADER, BORDER, *[ROW] * rows, BORDER, f"{rows} rows in set (0.00 sec)"])
+    plan = parse(_frame([STATEMENT, flat], False))
+    assert [row["table"] for row in plan.rows] == ["t1"] * rows
+    assert not plan.truncated and not plan.uncertain
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A table without borders: its rows are no frames.
+        "\n".join([HEADER, ROW, ROW]),
+        # One line has no frame.
+        "\n".join([f"| {STATEMENT} |", BORDER, HEADER, BORDER, ROW, BORDER]),
+    ],
+)
+def test_lines_that_are_not_all_framed_keep_their_bars(text):
+    assert not any("table of one column" in notice for notice in clean(text).notices)
