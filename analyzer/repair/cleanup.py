@@ -572,11 +572,15 @@ def _glued_output_start(line: str, start: int) -> int | None:
     when nothing of the statement comes before it. A border or header starts output only as the
     one line of a table glued there: a whole table left on the line was not put back on its lines
     (`split_flattened_tables`), and taking the statement off would not make it readable."""
+    quotes = [0, 0, 0]  # the `'`, `"` and backquotes typed before the match
+    at = start
     for match in _GLUED_OUTPUT_RE.finditer(line, start):
-        typed = line[start : match.start()]
-        if not typed.strip():
+        check_deadline()
+        if at == start and not line[start : match.start()].strip():
             return None
-        if typed.count("'") % 2 or typed.count('"') % 2 or typed.count("`") % 2:
+        quotes = [n + line.count(q, at, match.start()) for n, q in zip(quotes, "'\"`", strict=True)]
+        at = match.start()
+        if any(n % 2 for n in quotes):
             continue
         rest = line[match.start() :].rstrip()
         if rest[0] == "+" and rest.strip("+-") or rest[0] in "|iI" and "+-" in rest:

@@ -231,3 +231,8 @@ def test_framed_lines_of_a_flattened_table(rows):
 )
 def test_lines_that_are_not_all_framed_keep_their_bars(text):
     assert not any("table of one column" in notice for notice in clean(text).notices)
+
+
+def test_many_borders_inside_an_open_quote_are_looked_at_once():
+    cleaned = clean("mysql> select '" + " +---+ x" * 20000)
+    assert not any("glued" in notice for notice in cleaned.notices)
