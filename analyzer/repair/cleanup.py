@@ -4,8 +4,10 @@
 line endings, non-breaking and invisible spaces, markdown fences (also typed on the paste's
 own lines), noise lines a scraped web page put between every two lines, double spacing, `> ` quoting (also split off a line by a mail client), line
 numbers, uniform indentation, client prompts (whose statement becomes the query) and the
-client's status lines; `analyzer.repair.decorations` adds the decoding of HTML-escaped,
-quoted-printable and `\\n`-escaped pastes and of tables flattened onto one line, and the removal
+client's status lines (output glued to a typed statement starts a line of its own);
+`analyzer.repair.decorations` adds the decoding of HTML-escaped,
+quoted-printable and `\\n`-escaped pastes, of tables, records and `\\G` fields flattened onto one
+line and of lines framed as a table's cells, and the removal
 of log prefixes, logger quotes, continuation backslashes and wrap marks; `analyzer.repair.diff`
 reads a unified diff of a plan as its new side. Every repair is
 reported as a sentence in `Cleaned.notices`.
