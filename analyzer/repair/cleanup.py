@@ -4,8 +4,10 @@
 line endings, non-breaking and invisible spaces, markdown fences (also typed on the paste's
 own lines), noise lines a scraped web page put between every two lines, double spacing, `> ` quoting (also split off a line by a mail client), line
 numbers, uniform indentation, client prompts (whose statement becomes the query) and the
-client's status lines; `analyzer.repair.decorations` adds the decoding of HTML-escaped,
-quoted-printable and `\\n`-escaped pastes and of tables flattened onto one line, and the removal
+client's status lines (output glued to a typed statement starts a line of its own);
+`analyzer.repair.decorations` adds the decoding of HTML-escaped,
+quoted-printable and `\\n`-escaped pastes, of tables, records and `\\G` fields flattened onto one
+line and of lines framed as a table's cells, and the removal
 of log prefixes, logger quotes, continuation backslashes and wrap marks; `analyzer.repair.diff`
 reads a unified diff of a plan as its new side. Every repair is
 reported as a sentence in `Cleaned.notices`.
@@ -30,10 +32,12 @@ from analyzer.repair.decorations import (
     decode_quoted_printable,
     split_flattened_records,
     split_flattened_tables,
+    split_side_by_side_fields,
     strip_colour_codes,
     strip_decorations,
     unescape_html,
     unescape_newlines,
+    unframe_lines,
 )
 from analyzer.repair.diff import take_diff
 from analyzer.repair.interleaved import drop_noise
@@ -104,6 +108,16 @@ _NOTE_RE = lazy_regex(r"^\s*(?:Note|Warning|Error) \(Code \d+\): (.*)$")
 _OUTPUT_LINE_RE = lazy_regex(r"^\s*(?:\+[-+]|\||\*{5}|\{|[\u2500-\u257f])")
 _FOR_CONNECTION_RE = lazy_regex(r"FOR\s+CONNECTION\b", re.IGNORECASE)
 _TERMINATOR_RE = lazy_regex(r"(?:;|\\[Gg])\s*$")
+# Where output starts on the line of the statement typed before it (its line breaks lost): a `\G`
+# row banner, a table border, a JSON plan after the `EXPLAIN:` label, or EXPLAIN's header.
+_GLUED_OUTPUT_RE = lazy_regex(
+    r"(?<!\*)\*{5,} ?\d+\. row ?\*{5,}|(?<!\S)\+-{3,}\+|\bEXPLAIN: ?(?=\{)"
+    r"|(?<!\S)(?:\| ?)?id(?: ?\| ?|\t| +)select_type\b",
+    re.IGNORECASE,
+)
+_ROW_BANNER_RE = lazy_regex(r"^\*{5,} ?\d+\. row ?\*{5,} ?")
+# A status line after the closing brace of a JSON plan, on its line.
+_JSON_FOOTER_RE = lazy_regex(r"(?<=\})\s+(\d+ rows? in set\b[^{}]*)$")
 
 
 @dataclass
@@ -146,8 +160,7 @@ def clean(text: str) -> Cleaned:
     decoded = decode_quoted_printable(text, notices)
     joined = decoded is not text and "=\n" in text  # soft line breaks joined lines
     text = unescape_newlines(decoded, notices)
-    text = split_flattened_tables(text, notices)
-    text = split_flattened_records(text, notices)
+    text = _split_flattened(text, notices)
     text = unescape_html(text, notices)
     text = _unescape_markdown(text, notices)
     renumbered = joined or text.count("\n") != breaks
@@ -196,6 +209,17 @@ def clean(text: str) -> Cleaned:
     _take_footers(result)
     _take_glued_prompt(result)
     return result
+
+
+def _split_flattened(text: str, notices: list[str]) -> str:
+    """Put back on their lines the output whose line breaks were lost: tables and `\\G` records on
+    one line (also each framed as a table's cell), output glued to the statement typed before it,
+    `\\G` fields side by side."""
+    text = unframe_lines(text, notices)
+    text = split_flattened_tables(text, notices)
+    text = split_flattened_records(text, notices)
+    text = _split_glued_output(text, notices)
+    return split_side_by_side_fields(text, notices)
 
 
 def _added(margins: list[int], more: list[int]) -> list[int]:
@@ -516,6 +540,64 @@ def terminal_width(lines: list[str], margins: list[int]) -> int | None:
         if ". row " in line and line.lstrip()[:5] == "*****" and not nxt.strip("*"):
             return width(lines[i]) + margins[i] - min(margins[i], margins[i + 1])
     return None
+
+
+def _split_glued_output(text: str, notices: list[str]) -> str:
+    """Put output that follows a typed statement on the same line (the paste lost its line
+    breaks: `mysql> explain … *** 1. row *** EXPLAIN: {…} 1 row in set`) on lines of its own: the
+    statement ends where a row banner, a table border, a JSON plan or EXPLAIN's header starts,
+    outside a quoted string. A row banner and a status line after a JSON plan get their own lines."""
+    check_deadline()
+    if not _GLUED_OUTPUT_RE.search(text):
+        return text
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        typed = _PROMPT_RE.match(line) if ">" in line else None
+        if typed is None and not _BARE_STATEMENT_RE.match(line):
+            continue
+        cut = _glued_output_start(line, typed.end() if typed else 0)
+        if cut is None:
+            continue
+        lines[i] = line[:cut].rstrip() + "\n" + _output_lines(line[cut:].strip())
+        changed += 1
+    if not changed:
+        return text
+    notices.append(
+        f"Put the output glued to {plural(changed, 'typed statement')} (the line breaks were lost) on lines of its own."
+    )
+    return "\n".join(lines)
+
+
+def _glued_output_start(line: str, start: int) -> int | None:
+    """Where output starts in `line` after a statement typed from `start`, outside quotes; None
+    when nothing of the statement comes before it. A border or header starts output only as the
+    one line of a table glued there: a whole table left on the line was not put back on its lines
+    (`split_flattened_tables`), and taking the statement off would not make it readable."""
+    quotes = [0, 0, 0]  # the `'`, `"` and backquotes typed before the match
+    at = start
+    for match in _GLUED_OUTPUT_RE.finditer(line, start):
+        check_deadline()
+        if at == start and not line[start : match.start()].strip():
+            return None
+        quotes = [n + line.count(q, at, match.start()) for n, q in zip(quotes, "'\"`", strict=True)]
+        at = match.start()
+        if any(n % 2 for n in quotes):
+            continue
+        rest = line[match.start() :].rstrip()
+        if rest[0] == "+" and rest.strip("+-") or rest[0] in "|iI" and "+-" in rest:
+            return None
+        return match.start()
+    return None
+
+
+def _output_lines(output: str) -> str:
+    """The output cut off a statement's line: a row banner on its own line, then its record; a
+    status line after a JSON plan on its own line."""
+    banner = _ROW_BANNER_RE.match(output)
+    if banner:
+        output = banner.group(0).rstrip() + "\n" + output[banner.end() :]
+    return _JSON_FOOTER_RE.sub(r"\n\1", output)
 
 
 def _marked_lines(lines: list[str], marks: tuple[str, str]) -> list[int]:

@@ -96,6 +96,10 @@ _FLAT_MARKER_RE = lazy_regex(r"((?<!\*)\*{5,} ?\d+\. row ?\*{5,})")
 _FLAT_LABEL_RE = lazy_regex(
     r"(?:(?<!\S)|(?=possible_keys:))(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE
 )
+# A field's label where fields were laid out side by side: at the start of a line or after a blank.
+_SIDE_LABEL_RE = lazy_regex(r"(?<!\S)(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE)
+# What starts the text inside a frame and never a cell: a client prompt or a table's border.
+_FRAMED_OUTPUT_RE = lazy_regex(r"\s*(?:\+-{2,}\+|(?:mysql|mariadb)(?: ?\[[^\]\n]{0,200}\])?>)", re.IGNORECASE)
 _FLAT_FOOTER_RE = lazy_regex(r"(?:\s|(?<=[A-Za-z)]))\d+ rows? in set\b.*$")
 
 
@@ -201,6 +205,72 @@ def _record_fields(record: str) -> list[str] | None:
         return None
     ends = [m.start() for m in starts[1:]] + [len(body)]
     return [body[m.start() : end].strip() for m, end in zip(starts, ends, strict=True)] + footer
+
+
+def unframe_lines(text: str, notices: list[str]) -> str:
+    """A code block a web page rendered as a table of one column: every line of the paste framed as
+    `| text |`. The frames come off when every line that holds text has one and the text inside
+    one of them starts as no cell of an EXPLAIN table can: a client prompt or a table's border."""
+    check_deadline()
+    if not text.lstrip().startswith("|"):
+        return text
+    lines = text.split("\n")
+    framed = [line.strip() for line in lines if line.strip()]
+    if not all(len(line) > 3 and line.startswith("| ") and line.endswith(" |") for line in framed):
+        return text
+    if not any(_FRAMED_OUTPUT_RE.match(line[2:]) for line in framed):
+        return text
+    notices.append(
+        f"Took off the '| … |' around each of {plural(len(framed), 'line')} "
+        "(the page showed the text as a table of one column)."
+    )
+    return "\n".join(line.strip()[2:-2].strip() if line.strip() else line for line in lines)
+
+
+def split_side_by_side_fields(text: str, notices: list[str]) -> str:
+    """Vertical (`\\G`) fields laid out two or more to a line (a slide's columns, a page's
+    layout): `id: 1   select_type: SIMPLE`. A line is split where it starts with an EXPLAIN
+    label and every piece of it is `label: value`, the labels in the client's order. Pieces apart
+    by a tab or two spaces or more are split on any such line; apart by one space, only where two
+    lines or more of the paste hold four labels or more between them."""
+    check_deadline()
+    if ":" not in text:
+        return text
+    lines = text.split("\n")
+    found: list[tuple[int, list[str], bool]] = []  # (line index, its fields, apart by wide gaps)
+    for i, line in enumerate(lines):
+        if line.count(":") > 1:
+            split = _side_by_side(line)
+            if split is not None:
+                found.append((i, *split))
+    narrow = [item for item in found if not item[2]]
+    if len(narrow) < 2 or sum(len(fields) for _, fields, _ in narrow) < 4:
+        found = [item for item in found if item[2]]
+    if not found:
+        return text
+    for i, fields, _ in found:
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        lines[i] = "\n".join(indent + field for field in fields)
+    notices.append(
+        f"Split {plural(len(found), 'line')} of vertical (\\G) output holding fields side by side "
+        "into one field a line."
+    )
+    return "\n".join(lines)
+
+
+def _side_by_side(line: str) -> tuple[list[str], bool] | None:
+    """The `label: value` fields of a line holding two or more side by side, in the client's
+    order, and whether every gap between them is a tab or two spaces or more; else None."""
+    starts = list(_SIDE_LABEL_RE.finditer(line))
+    if len(starts) < 2 or line[: starts[0].start()].strip():
+        return None
+    order = [EXPLAIN_COLUMN_ORDER.index(m.group(1).lower()) for m in starts]
+    if order != sorted(set(order)):
+        return None
+    ends = [m.start() for m in starts[1:]] + [len(line)]
+    fields = [line[m.start() : end].strip() for m, end in zip(starts, ends, strict=True)]
+    wide = all(line[max(0, at - 2) : at].endswith(("  ", "\t")) for at in ends[:-1])
+    return fields, wide
 
 
 _RULE_CHARACTERS = "=#-+|* \t"

@@ -270,6 +270,8 @@ def _after_blank(scan: _Records, j: int) -> int | None:
         return k
     if k < len(lines) and scan.records and ":" in lines[k] and starts_run(lines, k):
         return k  # the next row, without its marker
+    if k < len(lines) and scan.records and _goes_on(scan.records[-1], lines[k]):
+        return k  # the record's fields in blocks apart by empty lines (a slide, a page's layout)
     resume = _resume_after_remark(lines, k, scan.colon) if scan.records and scan.records[-1] else None
     if resume is not None:
         # A reply's comment typed inside a record: the record goes on after it.
@@ -280,6 +282,16 @@ def _after_blank(scan: _Records, j: int) -> int | None:
             f"({describe_lines(remark)})."
         )
     return resume
+
+
+def _goes_on(record: list[_Field], line: str) -> bool:
+    """Whether `line` is a field of `record` after an empty line: an EXPLAIN column that the client
+    prints after the record's last field (any, right after the record's marker)."""
+    name = label(line)
+    if name is None or not record:
+        return name is not None
+    last = record[-1].name.lower()
+    return last in EXPLAIN_COLUMN_ORDER and EXPLAIN_COLUMN_ORDER.index(name) > EXPLAIN_COLUMN_ORDER.index(last)
 
 
 def _start_record(scan: _Records, j: int) -> None:
