@@ -182,3 +182,89 @@ def test_an_empty_paste_is_said_to_be_empty_and_nothing_else_is():
         parse("mysql> EXPLAIN SELECT 1;\n1 row in set (0.00 sec)\n")
     assert "empty" not in refused.value.message
     assert "client prompts" in refused.value.message and "lines 1 and 2" in refused.value.message
+
+
+# -- the steps of a tree plan ---------------------------------------------------------------------
+
+
+def _tree(*lines: tuple[int, str]) -> str:
+    return "".join(f"{'    ' * depth}-> {text}\n" for depth, text in lines)
+
+
+WHOLE = [
+    (0, "Limit: 10 row(s)  (cost=9 rows=10) (actual time=0.1..0.2 rows=10 loops=1)"),
+    (1, "Nested loop inner join  (cost=4.5 rows=10) (actual time=0.1..0.2 rows=10 loops=1)"),
+    (2, "Filter: (o.status = 'open')  (cost=1.25 rows=10) (actual time=0.1..0.1 rows=10 loops=1)"),
+    (3, "Table scan on o  (cost=1.25 rows=100) (actual time=0.1..0.1 rows=100 loops=1)"),
+    (
+        2,
+        "Single-row index lookup on c using PRIMARY (id=o.cid)  (cost=0.3 rows=1) (actual time=0.01..0.01 rows=1 loops=10)",
+    ),
+]
+
+
+def test_a_whole_tree_is_not_flagged():
+    plan = parse(_tree(*WHOLE))
+    assert not plan.truncated and not plan.uncertain, plan.notices
+
+
+@pytest.mark.parametrize(
+    ("dropped", "said"),
+    [
+        ([4], "'Nested loop inner join' shows 1 of the 2 inputs"),
+        ([3], "'Filter: (o.status = 'open')' shows 0 of the 1 inputs"),
+        ([2, 3, 4], "'Nested loop inner join' shows 0 of the 2 inputs"),
+    ],
+)
+def test_a_step_missing_its_inputs_makes_the_plan_an_excerpt(dropped, said):
+    plan = parse(_tree(*(line for k, line in enumerate(WHOLE) if k not in dropped)))
+    assert plan.truncated
+    assert any(said in notice and "part of a larger one" in notice for notice in plan.notices), plan.notices
+
+
+def test_a_top_step_that_runs_many_times_is_an_excerpt():
+    plan = parse(
+        _tree((0, "Index lookup on t using idx (a=x.a)  (cost=0.3 rows=2) (actual time=0.01..0.01 rows=2 loops=500)"))
+    )
+    assert plan.truncated
+    assert any("runs 500 times" in notice for notice in plan.notices)
+
+
+def test_a_lookup_on_a_derived_key_needs_its_materialization():
+    lookup = "Index lookup on ms using <auto_key0> (id=t.id)  (cost=0.3 rows=2)"
+    assert parse(_tree((0, lookup))).truncated
+    whole = parse(_tree((0, lookup), (1, "Materialize  (cost=2 rows=20)"), (2, "Table scan on u  (cost=2 rows=20)")))
+    assert not whole.truncated, whole.notices
+
+
+def test_a_materialization_printed_elsewhere_reads_nothing_here():
+    plan = parse(
+        _tree(
+            (0, "Nested loop inner join  (cost=4 rows=2)"),
+            (1, "Table scan on tx  (cost=1 rows=1)"),
+            (2, "Materialize CTE tx if needed  (cost=1 rows=1)"),
+            (3, "Table scan on j1  (cost=1 rows=1)"),
+            (1, "Table scan on tx  (cost=1 rows=1)"),
+            (2, "Materialize CTE tx if needed (query plan printed elsewhere)  (cost=1 rows=1)"),
+        )
+    )
+    assert not plan.truncated, plan.notices
+
+
+def test_a_tree_that_lost_its_indentation_is_not_judged_by_its_steps():
+    flat = "".join(f"-> {text}\n" for _, text in WHOLE)
+    assert not any("part of a larger one" in notice for notice in parse(flat).notices)
+
+
+def test_a_step_with_more_inputs_than_it_reads_makes_the_nesting_a_guess():
+    plan = parse(
+        _tree(
+            (0, "Nested loop inner join  (cost=9 rows=10)"),
+            (1, "Nested loop inner join  (cost=4 rows=10)"),
+            (2, "Table scan on a  (cost=1 rows=10)"),
+            (2, "Table scan on b  (cost=1 rows=1)"),
+            (2, "Table scan on c  (cost=1 rows=1)"),
+        )
+    )
+    assert plan.uncertain and not plan.truncated
+    assert any("has 3 inputs" in notice for notice in plan.notices)

@@ -90,10 +90,9 @@ def test_a_prose_item_inside_a_listed_plan_is_other_text() -> None:
 
 
 @pytest.mark.parametrize("marker", ["# ", "-- ", "// "])
-@pytest.mark.parametrize("count", [2, 3, 4])
+@pytest.mark.parametrize("lines", [JOIN, DEEP], ids=["join", "deep"])
 @pytest.mark.parametrize("indent", ["", "    ", "\t"])
-def test_each_comment_marker_works_at_any_column(marker: str, count: int, indent: str) -> None:
-    lines = (JOIN + [(1, "Table scan on d  (cost=1 rows=1)")])[:count]
+def test_each_comment_marker_works_at_any_column(marker: str, lines: list[tuple[int, str]], indent: str) -> None:
     plan = parse(tree(lines, lead=indent + marker))
 
     assert plan.format == "tree" and clean(plan)
@@ -178,10 +177,13 @@ def test_chat_after_the_plan_is_no_elision(after: str) -> None:
 
 
 def test_empty_comment_lines_inside_a_commented_plan_are_no_text() -> None:
-    text = "// -> Nested loop inner join  (cost=4.5 rows=10)\n//\n//     -> Table scan on o  (cost=1.25 rows=10)\n"
+    text = (
+        "// -> Nested loop inner join  (cost=4.5 rows=10)\n//\n//     -> Table scan on o  (cost=1.25 rows=10)\n"
+        "//\n//     -> Table scan on c  (cost=1.25 rows=10)\n"
+    )
     plan = parse(text)
 
-    assert clean(plan) and [row["table"] for row in plan.rows] == ["o"]
+    assert clean(plan) and [row["table"] for row in plan.rows] == ["o", "c"]
 
 
 # --- 3. subquery blocks dedented ---------------------------------------------------------------------
@@ -242,6 +244,7 @@ def test_a_subquery_block_in_its_place_is_left_alone() -> None:
         (1, "Table scan on o  (cost=1.25 rows=10)"),
         (1, "Select #2 (subquery in condition; run only once)"),
         (2, "Aggregate: avg(o2.total)  (cost=2.25 rows=1)"),
+        (3, "Table scan on o2  (cost=1.25 rows=10)"),
         (1, "Select #3 (subquery in projection; run only once)"),
         (2, "Table scan on x  (cost=1 rows=1)"),
     ]
@@ -327,7 +330,14 @@ def test_tabs_mixed_with_spaces_that_nest_one_way_only_are_read_that_way() -> No
 @pytest.mark.parametrize("width", [1, 2, 3, 4, 8])
 @pytest.mark.parametrize("lead", ["", "   "])
 def test_consistent_indentation_is_never_flagged(width: int, lead: str) -> None:
-    lines = [*DEEP, (1, "Table scan on z  (cost=1 rows=1)"), (2, "Table scan on y  (cost=1 rows=1)")]
+    lines = [
+        (0, "Nested loop inner join  (cost=9 rows=10)"),
+        (1, "Filter: (o.status = 'open')  (cost=3.25 rows=30)"),
+        (2, "Table scan on o  (cost=3.25 rows=300)"),
+        (1, "Nested loop inner join  (cost=2 rows=1)"),
+        (2, "Table scan on z  (cost=1 rows=1)"),
+        (2, "Table scan on y  (cost=1 rows=1)"),
+    ]
     plan = parse(tree(lines, width=width, lead=lead))
 
     assert clean(plan) and shape(plan) == operations(lines)
