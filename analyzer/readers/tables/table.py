@@ -398,10 +398,13 @@ def _read_row(table: _Table, frame: Frame, j: int, s: str) -> int:
 
 
 def _take_off_remark(table: _Table, j: int, s: str, cut: int) -> None:
-    """Drop a remark typed after the row's closing `|` (at `s[cut:]`) from `lines[j]`, in a copy of the lines."""
-    table.notices.append(
-        f"Ignored the text after the table's right border on line {table.numbers[j]} ('{s[cut:].strip()[:40]}')."
-    )
+    """Drop a remark typed after the row's closing `|` (at `s[cut:]`) from `lines[j]`."""
+    _keep_start(table, j, s, cut, "Ignored the text after the table's right border")
+
+
+def _keep_start(table: _Table, j: int, s: str, cut: int, what: str) -> None:
+    """Keep `s[:cut]` as `lines[j]`, in a copy of the lines, saying `what` was done with the rest."""
+    table.notices.append(f"{what} on line {table.numbers[j]} ('{s[cut:].strip()[:40]}').")
     if not table.copied:
         table.lines = list(table.lines)
         table.copied = True
@@ -471,14 +474,8 @@ def _glued_border_end(line: str, frame: Frame, indent: int) -> int | None:
 
 
 def _take_off_glued_text(table: _Table, j: int, s: str, cut: int) -> None:
-    """Part the border at `lines[j]` (`s`) from the text glued after it at `s[cut:]`, in a copy of the lines."""
-    table.notices.append(
-        f"Ignored the text glued after the table's border on line {table.numbers[j]} ('{s[cut:].strip()[:40]}')."
-    )
-    if not table.copied:
-        table.lines = list(table.lines)
-        table.copied = True
-    table.lines[j] = s[:cut]
+    """Part the border at `lines[j]` (`s`) from the text glued after it at `s[cut:]`."""
+    _keep_start(table, j, s, cut, "Ignored the text glued after the table's border")
 
 
 def _join_squeezed(table: _Table, frame: Frame, row_text: str, k: int) -> tuple[str, int]:
