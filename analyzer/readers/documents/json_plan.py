@@ -90,7 +90,9 @@ _FRAGMENT_RE = lazy_regex(r'^[ \t]*"(query_block|table|nested_loop)"\s*:\s*[{\[]
 _TYPOGRAPHIC_QUOTES = ("\u201c", "\u201d", "\u201e", "\u201f", "\u2033")
 _STRAIGHTEN = str.maketrans(dict.fromkeys(_TYPOGRAPHIC_QUOTES, '"'))
 # A string, a comment's opening or a bracket: what the scan for comments steps over.
-_COMMENT_SCAN = lazy_regex(r'"(?:[^"\\]|\\.)*"|/\*|[{}\[\]]')
+_COMMENT_SCAN = lazy_regex(r'"(?:[^"\\]|\\.)*"|/\*|//|#(?=[ \t]*[^\s,}\]#])|--(?=[ \t])|[{}\[\]]')
+# The marks of a comment that runs to the end of its line (a writer's note after a value).
+_LINE_COMMENTS = ("//", "#", "--")
 # A string or a character of JSON's structure: what the scan for masked values steps over.
 _VALUE_SCAN = lazy_regex(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
 # A bare word (or `#`s) where a value stands, ending where the value would: a masked value.
@@ -284,11 +286,12 @@ class _Repaired:
 
 
 def _without_comments(source: str) -> _Repaired | None:
-    """`source` without the `/* … */` comments outside the strings of the document it starts with
-    (scanned up to the bracket that closes it), each replaced by the line breaks it spanned so that
-    line numbers hold; None when there is none. A `/*` inside a string (a condition quoting
-    `/* select#2 */`) is text, and stays."""
-    if "/*" not in source:
+    """`source` without the comments outside the strings of the document it starts with (scanned up
+    to the bracket that closes it): `/* … */`, each replaced by the line breaks it spanned so that
+    line numbers hold, and a writer's note after `#`, `//` or `-- ` to the end of its line (a `#`
+    alone where a value stands is a masked value, not a comment); None when there is none. A
+    comment's mark inside a string (a condition quoting `/* select#2 */`) is text, and stays."""
+    if "/*" not in source and not any(mark in source for mark in _LINE_COMMENTS):
         return None
     check_deadline()
     pieces: list[str] = []
@@ -298,7 +301,14 @@ def _without_comments(source: str) -> _Repaired | None:
     while (match := _COMMENT_SCAN.search(source, at)) is not None:
         mark = match.group()
         at = match.end()
-        if mark == "/*":
+        if mark in _LINE_COMMENTS:
+            end = source.find("\n", at)
+            end = len(source) if end < 0 else end
+            pieces.append(source[copied : match.start()])
+            comments.append(source[match.start() : end].rstrip())
+            markers = False
+            copied = at = end
+        elif mark == "/*":
             close = source.find("*/", at)
             if close < 0:
                 break

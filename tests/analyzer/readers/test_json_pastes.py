@@ -262,3 +262,38 @@ def test_plans_whose_lines_start_with_plus_or_minus_are_no_diff():
 def test_a_hunk_header_alone_in_prose_is_not_taken_for_a_plan():
     with pytest.raises(ParseError):
         parse("@@ -1,2 +1,2 @@\n-old words\n+new words\n")
+
+
+# -- a writer's notes after the values ------------------------------------------------------------
+
+NOTED = """{
+  "query_block": {
+    "select_id": 1,{note} the only select
+    "table": {
+      "table_name": "t1",{note} the table read
+      "access_type": "ALL",
+      "rows_examined_per_scan": 100,{note} every row
+      "attached_condition": "(`t1`.`a` = '# not a comment -- nor this // nor this')"
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("note", ["    #", "  //", "   --"])
+def test_notes_after_values_are_comments_outside_strings(note):
+    parsed = parse(NOTED.replace("{note}", note))
+    assert [row["table"] for row in parsed.rows] == ["t1"]
+    assert not parsed.truncated
+    assert "# not a comment -- nor this // nor this" in str(parsed.plan)
+    assert any("comments such as" in n for n in parsed.notices)
+
+
+def test_a_masked_value_is_no_comment():
+    plain = (
+        NOTED.replace("{note} the only select", "").replace("{note} the table read", "").replace("{note} every row", "")
+    )
+    text = plain.replace('"rows_examined_per_scan": 100,', '"rows_examined_per_scan": #,')
+    parsed = parse(text)
+    assert [row["table"] for row in parsed.rows] == ["t1"]
+    assert any("masked" in n for n in parsed.notices)
