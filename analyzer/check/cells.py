@@ -150,8 +150,9 @@ def _read_null_marker(plan: Plan) -> None:
 
 
 # The terms of the columns that print them, by their spelling without case: the server's spelling.
+# A page that strips spaces leaves `DEPENDENTSUBQUERY`: the terms are also found without theirs.
 _SPELLINGS: dict[str, dict[str, str]] = {
-    "select_type": {name.casefold(): name for name in SELECT_TYPES},
+    "select_type": {key: name for name in SELECT_TYPES for key in (name.casefold(), name.casefold().replace(" ", ""))},
     "type": {name.casefold(): name for name in ACCESS_TYPES},
 }
 
@@ -188,7 +189,8 @@ def restore_case(plan: Plan) -> None:
 
 
 def _spelled(column: str, cell: str) -> str | None:
-    """The server's spelling of a term of `column` written in another case, or None."""
+    """The server's spelling of a term of `column` written in another case (or with its spaces
+    stripped), or None."""
     spellings = _SPELLINGS.get(column)
     if spellings is None:
         return None

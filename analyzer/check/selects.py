@@ -31,6 +31,7 @@ def check_selects(plan: Plan) -> None:
     if "id" not in plan.columns or not any(ids) or any(i is not None and not i.isdigit() for i in ids):
         return
     present = {int(i) for i in ids if i is not None}
+    _unnamed_results(plan)
     _named_selects(plan, present)
     if not plan.truncated:
         _implied_selects(plan, present)
@@ -49,6 +50,22 @@ def _implied_selects(plan: Plan, present: set[int]) -> None:
         return
     plan.truncated = True
     plan.notices.append(f"The paste has no row of {missing}, which the server prints: rows of the plan are missing.")
+
+
+def _unnamed_results(plan: Plan) -> None:
+    """A union's result row whose table is empty, where the server prints `<unionA,B>` (a web page
+    took it for an HTML tag and dropped it): which selects it unites is not known."""
+    rows = [index + 1 for index, row in enumerate(plan.rows) if _is_result(row) and not row.get("table")]
+    if rows:
+        plan.uncertain = True
+        plan.notices.append(
+            f"The table of the union's result on {'row' if len(rows) == 1 else 'rows'} {', '.join(map(str, rows))} "
+            "is empty where the server prints <unionA,B>: a web page may have dropped it as an HTML tag."
+        )
+
+
+def _is_result(row: dict[str, str | None]) -> bool:
+    return (row.get("select_type") or "").upper().endswith(" RESULT")
 
 
 def _named_selects(plan: Plan, present: set[int]) -> None:

@@ -710,7 +710,8 @@ def _borderless_wrapped_frame(
 
 def _loose_cells(text: str, frame: Frame, markdown: bool = False) -> list[str] | None:
     """The cells of a whole line that does not line up with the columns, cut at each `|` that has
-    a space beside it (a `|` inside a cell, as in `ref|filter`, has none); None if not whole."""
+    a space beside it (a `|` inside a cell, as in `ref|filter`, has none), or at every `|` of a
+    line a page stripped of all its spaces; None if not whole."""
     s = text.strip()
     if not frame.left_open:
         if not s.startswith("|"):
@@ -721,6 +722,8 @@ def _loose_cells(text: str, frame: Frame, markdown: bool = False) -> list[str] |
             s = s[:-1]
         elif not markdown:
             return None  # a Markdown row may leave out its closing `|`; other rows were cut
+    if " " not in s.replace("| ", "").replace(" |", "") and " |" not in s and "| " not in s:
+        return [cell.strip() for cell in s.split("|")]  # no space left anywhere near a `|`
     cells = []
     begin = 0
     for index, char in enumerate(s):

@@ -268,3 +268,15 @@ def test_a_step_with_more_inputs_than_it_reads_makes_the_nesting_a_guess():
     )
     assert plan.uncertain and not plan.truncated
     assert any("has 3 inputs" in notice for notice in plan.notices)
+
+
+def test_a_union_result_without_its_table_is_uncertain():
+    plan = parse(
+        _markdown(
+            "| 1 | PRIMARY | a | ALL | NULL | NULL | NULL | NULL | 10 | NULL |",
+            "| 2 | UNION | b | ALL | NULL | NULL | NULL | NULL | 10 | NULL |",
+            "| NULL | UNION RESULT |  | ALL | NULL | NULL | NULL | NULL | NULL | Using temporary |",
+        )
+    )
+    assert plan.uncertain
+    assert any("row 3" in notice and "<unionA,B>" in notice for notice in plan.notices)

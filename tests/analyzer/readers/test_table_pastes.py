@@ -451,3 +451,20 @@ def test_a_short_border_over_a_header_that_is_no_explain_is_still_refused():
     with pytest.raises(ParseError) as refused:
         parse("+----+\n| name | value |\n+----+\n| a | 1 |\n+----+\n")
     assert "EXPLAIN" in refused.value.message
+
+
+# -- a table a page stripped of its spaces --------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["DEPENDENT SUBQUERY", "UNION"])
+def test_a_table_stripped_of_its_spaces_reads_at_every_bar(kind):
+    rule = "+----+--------------------+-------+------+---------------+------+---------+------+------+-------------+"
+    rows = [
+        "|id|select_type|table|type|possible_keys|key|key_len|ref|rows|Extra|",
+        "|1|PRIMARY|t1|ALL|NULL|NULL|NULL|NULL|100|Usingwhere|",
+        f"|2|{kind.replace(' ', '')}|t2|ref|idx|idx|4|func|1||",
+    ]
+    plan = parse("\n".join([rule, rows[0], rule, *rows[1:], rule]) + "\n")
+    assert [row["table"] for row in plan.rows] == ["t1", "t2"]
+    assert [row["select_type"] for row in plan.rows] == ["PRIMARY", kind]
+    assert not plan.truncated
