@@ -99,7 +99,11 @@ _FLAT_LABEL_RE = lazy_regex(
 # A field's label where fields were laid out side by side: at the start of a line or after a blank.
 _SIDE_LABEL_RE = lazy_regex(r"(?<!\S)(" + "|".join(EXPLAIN_COLUMN_ORDER) + r"):(?=\s|$)", re.IGNORECASE)
 # What starts the text inside a frame and never a cell: a client prompt or a table's border.
-_FRAMED_OUTPUT_RE = lazy_regex(r"\s*(?:\+-{2,}\+|(?:mysql|mariadb)(?: ?\[[^\]\n]{0,200}\])?>)", re.IGNORECASE)
+_FRAMED_OUTPUT_RE = lazy_regex(
+    r"\s*(?:\+-{2,}\+|(?:mysql|mariadb)(?: ?\[[^\]\n]{0,200}\])?>|\{\s*$|\"query_block\"|-> |\*{5,})", re.IGNORECASE
+)
+# The end of a framed line: its closing `|`, and the empty cells of the page's other columns.
+_FRAME_END_RE = lazy_regex(r"(?:\s+\|)+\s*$")
 _FLAT_FOOTER_RE = lazy_regex(r"(?:\s|(?<=[A-Za-z)]))\d+ rows? in set\b.*$")
 
 
@@ -209,14 +213,18 @@ def _record_fields(record: str) -> list[str] | None:
 
 def unframe_lines(text: str, notices: list[str]) -> str:
     """A code block a web page rendered as a table of one column: every line of the paste framed as
-    `| text |`. The frames come off when every line that holds text has one and the text inside
-    one of them starts as no cell of an EXPLAIN table can: a client prompt or a table's border."""
+    `| text |` (with the empty cells of other columns after it: `| text | |`). The frames come off
+    when every line that holds text has one and the text inside one of them starts as no cell of an
+    EXPLAIN table can: a client prompt, a table's border, a JSON document, a tree's arrow or a `\\G`
+    row's stars."""
     check_deadline()
     if not text.lstrip().startswith("|"):
         return text
     lines = text.split("\n")
-    framed = [line.strip() for line in lines if line.strip()]
-    if not all(len(line) > 3 and line.startswith("| ") and line.endswith(" |") for line in framed):
+    framed = [_FRAME_END_RE.sub("", line.strip()) for line in lines if line.strip()]
+    if not all(len(line) > 2 and line.startswith("| ") for line in framed):
+        return text
+    if not all(_FRAME_END_RE.search(line) for line in lines if line.strip()):
         return text
     if not any(_FRAMED_OUTPUT_RE.match(line[2:]) for line in framed):
         return text
@@ -224,7 +232,7 @@ def unframe_lines(text: str, notices: list[str]) -> str:
         f"Took off the '| … |' around each of {plural(len(framed), 'line')} "
         "(the page showed the text as a table of one column)."
     )
-    return "\n".join(line.strip()[2:-2].strip() if line.strip() else line for line in lines)
+    return "\n".join(_FRAME_END_RE.sub("", line.strip())[2:].strip() if line.strip() else line for line in lines)
 
 
 def split_side_by_side_fields(text: str, notices: list[str]) -> str:

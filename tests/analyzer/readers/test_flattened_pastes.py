@@ -236,3 +236,31 @@ def test_lines_that_are_not_all_framed_keep_their_bars(text):
 def test_many_borders_inside_an_open_quote_are_looked_at_once():
     cleaned = clean("mysql> select '" + " +---+ x" * 20000)
     assert not any("glued" in notice for notice in cleaned.notices)
+
+
+_DOCUMENT = [
+    "{",
+    '  "query_block": {',
+    '    "select_id": 1,',
+    '    "table": {"table_name": "t1", "access_type": "ALL", "rows_examined_per_scan": 10}',
+    "  }",
+    "}",
+]
+_STEPS = [
+    "-> Nested loop inner join  (cost=4.5 rows=10)",
+    "    -> Table scan on o  (cost=1.25 rows=10)",
+    "    -> Table scan on c  (cost=1.25 rows=10)",
+]
+
+
+@pytest.mark.parametrize("empty_cells", [0, 1, 2])
+@pytest.mark.parametrize(("lines", "tables"), [(_DOCUMENT, ["t1"]), (_STEPS, ["o", "c"])], ids=["json", "tree"])
+def test_framed_documents_and_trees_lose_their_frames(empty_cells, lines, tables):
+    text = "\n".join(f"| {line} |" + " |" * empty_cells for line in lines) + "\n"
+    plan = parse(text)
+    assert [row["table"] for row in plan.rows] == tables
+    assert any("table of one column" in notice for notice in plan.notices)
+
+
+def test_a_one_column_table_of_words_keeps_its_frames():
+    assert not any("table of one column" in n for n in clean("| apples |\n| pears |\n| plums |\n").notices)
