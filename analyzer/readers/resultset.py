@@ -80,6 +80,13 @@ def is_elided_explain_header(names: list[str]) -> bool:
     return places == sorted(set(places))
 
 
+def flag_cut_rows(result: ResultSet, cut: list[int], notice: str) -> None:
+    """Mark `result` truncated for its rows at the indexes `cut`, saying why in `notice`."""
+    result.truncated = True
+    result.affected_rows = sorted({*result.affected_rows, *cut})
+    result.notices.append(notice)
+
+
 def missing_tail(columns: list[str]) -> list[str]:
     """The always-present EXPLAIN columns (`rows`, `extra`) missing after the header's last known
     column: a header that stops early was cut off with its line."""

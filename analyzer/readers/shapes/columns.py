@@ -29,7 +29,7 @@ from bisect import bisect_right
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
-from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, ResultSet, value
+from analyzer.readers.resultset import CUT, EXPLAIN_COLUMNS, ResultSet, flag_cut_rows, value
 from analyzer.readers.shapes.by_value import fits, misfit, place
 from analyzer.readers.shapes.cell_shapes import starts_extra_item
 from analyzer.readers.shapes.headerless import (
@@ -431,12 +431,12 @@ def _flag_cut_width(result: ResultSet, grid: _Grid) -> None:
         cut.append(index)
     if not cut:
         return
-    result.truncated = True
-    result.affected_rows = sorted({*result.affected_rows, *cut})
-    result.notices.append(
+    flag_cut_rows(
+        result,
+        cut,
         f"{describe_lines([grid.row_lines[index] for index in cut]).capitalize()} "
         f"{'ends' if len(cut) == 1 else 'end'} at {widest} columns before the last column: the lines look "
-        f"truncated at that width. The last value shown ends in '{CUT}' and the columns after it are '{CUT}'."
+        f"truncated at that width. The last value shown ends in '{CUT}' and the columns after it are '{CUT}'.",
     )
 
 

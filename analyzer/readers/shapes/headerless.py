@@ -25,7 +25,7 @@ import csv
 from analyzer.deadline import check_deadline
 from analyzer.lazy import lazy_regex
 from analyzer.model import ParseError
-from analyzer.readers.resultset import CUT, ResultSet, value
+from analyzer.readers.resultset import CUT, ResultSet, flag_cut_rows, value
 from analyzer.readers.shapes.by_value import ORDERS, PREFERRED, Order, misfit, place
 from analyzer.readers.shapes.cell_shapes import stops_inside
 from analyzer.readers.vocabulary import SELECT_TYPES
@@ -206,11 +206,11 @@ def flag_cut_values(result: ResultSet, numbers: list[int]) -> None:
             cut.append(index)
     if not cut:
         return
-    result.truncated = True
-    result.affected_rows = sorted({*result.affected_rows, *cut})
-    result.notices.append(
+    flag_cut_rows(
+        result,
+        cut,
         f"The values at the end of {describe_lines([numbers[index] for index in cut])} stop inside a word or an item: "
-        f"the lines look truncated. A cut value ends in '{CUT}'."
+        f"the lines look truncated. A cut value ends in '{CUT}'.",
     )
 
 
