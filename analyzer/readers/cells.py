@@ -58,7 +58,7 @@ def integer(value: object) -> int | None:
         return None
     if type(value) is str:
         if value.isdigit() and value.isascii() and len(value) <= 18 or _INTEGER.match(value):
-            return int(value)
+            return int(value.strip())  # int() takes fewer characters for blanks than `\s` (U+001F)
         return None
     if isinstance(value, int) and not isinstance(value, bool):
         return value

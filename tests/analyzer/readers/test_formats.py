@@ -360,3 +360,10 @@ def test_the_columns_of_mysql_before_4_1_lack_id_and_select_type_and_are_complet
     assert plan.columns == [c.lower() for c in old]
     assert plan.rows[0]["table"] == "t" and plan.rows[0]["rows"] == "10"
     assert not plan.truncated
+
+
+def test_a_figure_with_a_control_blank_after_it_is_read():
+    from analyzer.readers.cells import integer
+
+    assert integer("0\x1f") == 0
+    assert integer(" 12\x1c") == 12
